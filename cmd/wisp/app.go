@@ -1,0 +1,109 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/config"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// App is what every command needs from the outside world, injected so that
+// tests can run commands in-process against a scratch home.
+type App struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+	Now    func() time.Time
+	// UserHome finds the person's home directory (~), for ~/.wisp.
+	UserHome func() (string, error)
+	// Executable is the path of this wisp binary, for the sandbox helper.
+	Executable func() (string, error)
+}
+
+func newApp() *App {
+	return &App{
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Getenv: os.Getenv, Now: time.Now, UserHome: os.UserHomeDir,
+		Executable: os.Executable,
+	}
+}
+
+// Home resolves wisp's home without creating it.
+func (a *App) Home() (config.Home, error) {
+	return config.ResolveHome(a.Getenv, a.UserHome)
+}
+
+// Config resolves the home and loads config.json from it.
+func (a *App) Config() (config.Home, config.Config, error) {
+	home, err := a.Home()
+	if err != nil {
+		return home, config.Config{}, err
+	}
+	cfg, err := config.Load(home)
+	return home, cfg, err
+}
+
+// run executes one wisp invocation and returns its exit code. It is the one
+// place where errors become exit codes and messages.
+func run(ctx context.Context, app *App, args []string) int {
+	root := newRootCmd(app)
+	root.SetArgs(args)
+	root.SetIn(app.Stdin)
+	root.SetOut(app.Stdout)
+	root.SetErr(app.Stderr)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var silent *exitError
+	if errors.As(err, &silent) && silent.quiet {
+		return silent.code
+	}
+	printError(app.Stderr, err)
+	return exitCode(err)
+}
+
+func newRootCmd(app *App) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "wisp",
+		Short: "A local coding agent whose every command runs in a kernel sandbox",
+		Long: `wisp is a local coding agent for the terminal. Every command the model runs
+goes through the operator's deny and allow lists, then runs under a kernel
+sandbox (Landlock on Linux, Seatbelt on macOS) that lets it write only under
+its writable roots and never into wisp's own home. A person approves what the
+risk calls for.`,
+		Version:       version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetVersionTemplate("wisp {{.Version}}\n")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(
+		newVersionCmd(app),
+		newConfigCmd(app),
+		newDoctorCmd(app),
+		// Later command groups add themselves here, one line each.
+	)
+	return root
+}
+
+func newVersionCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print wisp's version",
+		Args:  noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := fmt.Fprintf(app.Stdout, "wisp %s\n", version)
+			return err
+		},
+	}
+}

@@ -1,0 +1,160 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// Config is config.json. Every key is optional; Default holds the values
+// a missing key takes, and docs/config.md documents each one.
+type Config struct {
+	CommandPolicy CommandPolicy `json:"commandPolicy"`
+	Approval      Approval      `json:"approval"`
+	Limits        Limits        `json:"limits"`
+	Model         Model         `json:"model"`
+}
+
+// CommandPolicy is the operator's lists and the sandbox's settings.
+type CommandPolicy struct {
+	// Deny patterns add to the default deny list, which always applies.
+	Deny []string `json:"deny"`
+	// Allow, when non-empty, is a list one of which every simple command must match.
+	Allow   []string `json:"allow"`
+	Sandbox Sandbox  `json:"sandbox"`
+}
+
+// Sandbox configures the kernel sandbox.
+type Sandbox struct {
+	Enabled             bool     `json:"enabled"`
+	AllowNetwork        bool     `json:"allowNetwork"`
+	AllowOutsideSandbox bool     `json:"allowOutsideSandbox"`
+	WritablePaths       []string `json:"writablePaths"`
+}
+
+// Approval configures the gate.
+type Approval struct {
+	Threshold      string `json:"threshold"` // low, moderate, high, never
+	OutOfBand      bool   `json:"outOfBand"`
+	TimeoutSeconds int    `json:"timeoutSeconds"`
+}
+
+// Limits bound what one command may cost.
+type Limits struct {
+	CommandTimeoutSeconds int   `json:"commandTimeoutSeconds"`
+	OutputBytes           int   `json:"outputBytes"`
+	OutputFileBytes       int64 `json:"outputFileBytes"`
+	OutputStoreBytes      int64 `json:"outputStoreBytes"`
+}
+
+// Model says which OpenAI-compatible server and model to talk to.
+type Model struct {
+	Name      string `json:"name"`
+	BaseURL   string `json:"baseURL"`
+	APIKeyEnv string `json:"apiKeyEnv"`
+}
+
+// Thresholds lists approval.threshold's values, lowest first.
+var Thresholds = []string{"low", "moderate", "high", "never"}
+
+// Default returns the configuration that an empty config.json means.
+func Default() Config {
+	return Config{
+		CommandPolicy: CommandPolicy{
+			Deny:  []string{},
+			Allow: []string{},
+			Sandbox: Sandbox{
+				Enabled:             true,
+				AllowNetwork:        true,
+				AllowOutsideSandbox: true,
+				WritablePaths:       []string{},
+			},
+		},
+		Approval: Approval{Threshold: "moderate", OutOfBand: false, TimeoutSeconds: 600},
+		Limits: Limits{
+			CommandTimeoutSeconds: 120,
+			OutputBytes:           16 << 10,
+			OutputFileBytes:       64 << 20,
+			OutputStoreBytes:      512 << 20,
+		},
+		Model: Model{Name: "granite4.1:8b", BaseURL: "http://127.0.0.1:11434/v1"},
+	}
+}
+
+// InvalidError says config.json cannot be used, and why. The file is left as
+// it is: nothing overwrites an invalid config.
+type InvalidError struct {
+	Path     string
+	Problems []string
+}
+
+func (e *InvalidError) Error() string {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "%s is invalid", e.Path)
+	for i, p := range e.Problems {
+		if i == 0 {
+			b.WriteString(": ")
+		} else {
+			b.WriteString("; ")
+		}
+		b.WriteString(p)
+	}
+	return b.String()
+}
+
+// Load reads config.json from the home. A missing file is the defaults; an
+// invalid one is an *InvalidError that names every problem found.
+func Load(h Home) (Config, error) {
+	data, err := os.ReadFile(h.ConfigFile())
+	if errors.Is(err, fs.ErrNotExist) {
+		return Default(), nil
+	}
+	if err != nil {
+		return Config{}, fmt.Errorf("read config: %w", err)
+	}
+	return Parse(h.ConfigFile(), data)
+}
+
+// Parse validates data against the schema and returns it over the defaults.
+func Parse(path string, data []byte) (Config, error) {
+	tree, err := decodeTree(data)
+	if err != nil {
+		return Config{}, &InvalidError{Path: path, Problems: []string{err.Error()}}
+	}
+	if problems := validate(tree); len(problems) > 0 {
+		return Config{}, &InvalidError{Path: path, Problems: problems}
+	}
+	cfg := Default()
+	if len(tree) == 0 {
+		return cfg, nil
+	}
+	if err := json.Unmarshal(data, &cfg); err != nil {
+		return Config{}, &InvalidError{Path: path, Problems: []string{err.Error()}}
+	}
+	return cfg, nil
+}
+
+// decodeTree parses JSON into maps and json.Numbers so validation can see
+// every key and tell 1 from 1.5.
+func decodeTree(data []byte) (map[string]any, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return map[string]any{}, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		return nil, fmt.Errorf("not valid JSON: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("not valid JSON: more than one value in the file")
+	}
+	obj, ok := tree.(map[string]any)
+	if !ok {
+		return nil, errors.New("the file must hold one JSON object")
+	}
+	return obj, nil
+}

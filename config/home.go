@@ -1,0 +1,65 @@
+// Package config owns wisp's home (~/.wisp, or $WISP_HOME) and its
+// config.json: the schema, the defaults, validation, and `config set`.
+//
+// It sits at the bottom of wisp's imports: it imports no other wisp package.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// HomeEnv names the environment variable that moves wisp's home.
+const HomeEnv = "WISP_HOME"
+
+// Home is wisp's home directory and the places inside it.
+type Home struct {
+	Dir string // absolute
+}
+
+// ResolveHome finds wisp's home: $WISP_HOME when set, else ~/.wisp.
+// getenv and userHome are injected so tests need not touch the real ones.
+func ResolveHome(getenv func(string) string, userHome func() (string, error)) (Home, error) {
+	if dir := getenv(HomeEnv); dir != "" {
+		abs, err := filepath.Abs(dir)
+		if err != nil {
+			return Home{}, fmt.Errorf("resolve %s %q: %w", HomeEnv, dir, err)
+		}
+		return Home{Dir: abs}, nil
+	}
+	home, err := userHome()
+	if err != nil {
+		return Home{}, fmt.Errorf("find your home directory (set %s to choose wisp's home): %w", HomeEnv, err)
+	}
+	return Home{Dir: filepath.Join(home, ".wisp")}, nil
+}
+
+// DefaultHome resolves the home from the process environment.
+func DefaultHome() (Home, error) { return ResolveHome(os.Getenv, os.UserHomeDir) }
+
+func (h Home) ConfigFile() string    { return filepath.Join(h.Dir, "config.json") }
+func (h Home) ApprovalsFile() string { return filepath.Join(h.Dir, "approvals.json") }
+func (h Home) PendingDir() string    { return filepath.Join(h.Dir, "pending") }
+func (h Home) LogsDir() string       { return filepath.Join(h.Dir, "logs") }
+func (h Home) AuditFile() string     { return filepath.Join(h.Dir, "logs", "audit.jsonl") }
+func (h Home) OutputsDir() string    { return filepath.Join(h.Dir, "outputs") }
+func (h Home) ThreadsDir() string    { return filepath.Join(h.Dir, "threads") }
+
+// Ensure creates the home with mode 0700 when it is missing, and the
+// subdirectory sub (if any) inside it, also 0700. An existing home keeps
+// its mode: `wisp doctor` reports a loose one rather than wisp changing it.
+func (h Home) Ensure(sub ...string) (string, error) {
+	if err := os.MkdirAll(h.Dir, 0o700); err != nil {
+		return "", fmt.Errorf("create wisp's home %s: %w", h.Dir, err)
+	}
+	dir := filepath.Join(append([]string{h.Dir}, sub...)...)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create %s: %w", dir, err)
+	}
+	return dir, nil
+}
+
+// ErrHomeMissing says the home has not been created yet.
+var ErrHomeMissing = errors.New("wisp's home does not exist yet")
