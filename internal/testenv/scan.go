@@ -1,0 +1,5 @@
+package testenv
+
+import "fmt"
+
+func sscan(s string, v *int) (int, error) { return fmt.Sscan(s, v) }
