@@ -63,9 +63,10 @@ func Set(h Home, key, value string) error {
 }
 
 // WriteFileAtomic writes data to path through a temporary file in the same
-// folder, fsynced and renamed over path, with mode 0600.
+// folder, fsynced and renamed over path, with mode 0600 whatever the old
+// file's mode was: state files hold what only the person may read.
 func WriteFileAtomic(path string, data []byte) error {
-	if err := renameio.WriteFile(path, data, 0o600); err != nil {
+	if err := renameio.WriteFile(path, data, 0o600, renameio.WithStaticPermissions(0o600)); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
