@@ -66,7 +66,15 @@ func Set(h Home, key, value string) error {
 // folder, fsynced and renamed over path, with mode 0600 whatever the old
 // file's mode was: state files hold what only the person may read.
 func WriteFileAtomic(path string, data []byte) error {
-	if err := renameio.WriteFile(path, data, 0o600, renameio.WithStaticPermissions(0o600)); err != nil {
+	f, err := renameio.NewPendingFile(path, renameio.WithStaticPermissions(0o600))
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer f.Cleanup()
+	if _, err := f.Write(data); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := f.CloseAtomicallyReplace(); err != nil {
 		return fmt.Errorf("write %s: %w", path, err)
 	}
 	return nil
