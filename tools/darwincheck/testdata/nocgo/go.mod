@@ -1,0 +1,3 @@
+module example.com/nocgo
+
+go 1.26
