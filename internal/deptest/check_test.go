@@ -1,0 +1,146 @@
+package deptest
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// fakeGraph builds a graph from "pkg: import import ..." lines, with
+// module-relative names for wisp's packages (a name with a dot or in std is
+// taken as is), and computes Deps as go list would.
+func fakeGraph(lines ...string) Graph {
+	graph := Graph{}
+	for _, line := range lines {
+		name, imports, _ := strings.Cut(line, ":")
+		pkg := &Package{ImportPath: fakePath(name), Standard: isStd(name)}
+		for _, imp := range strings.Fields(imports) {
+			pkg.Imports = append(pkg.Imports, fakePath(imp))
+		}
+		graph[pkg.ImportPath] = pkg
+	}
+	for _, pkg := range graph {
+		pkg.Deps = graph.closure(pkg.ImportPath)
+	}
+	return graph
+}
+
+var stdNames = []string{"net/http", "net", "os", "fmt", "runtime/cgo"}
+
+func isStd(name string) bool { return slices.Contains(stdNames, strings.TrimSpace(name)) }
+
+func fakePath(name string) string {
+	name = strings.TrimSpace(name)
+	if isStd(name) || strings.Contains(name, ".") {
+		return name
+	}
+	return Module + "/" + name
+}
+
+func (g Graph) closure(from string) []string {
+	seen := map[string]bool{}
+	var walk func(string)
+	walk = func(at string) {
+		for _, next := range g.imports(at) {
+			if !seen[next] {
+				seen[next] = true
+				walk(next)
+			}
+		}
+	}
+	walk(from)
+	var deps []string
+	for dep := range seen {
+		deps = append(deps, dep)
+	}
+	slices.Sort(deps)
+	return deps
+}
+
+func violationsText(found []Violation) []string {
+	var text []string
+	for _, v := range found {
+		text = append(text, strings.ReplaceAll(v.String(), Module+"/", ""))
+	}
+	return text
+}
+
+func TestCheckFindsForbiddenDependencies(t *testing.T) {
+	tests := []struct {
+		name  string
+		graph Graph
+		want  []string
+	}{{
+		name:  "the design's direction holds",
+		graph: fakeGraph("config: os", "audit: config", "policy: config fmt", "sandbox: sandbox/refusal config", "sandbox/refusal: os", "pending: config", "runner: policy sandbox pending audit net/http", "approval: pending audit", "chat: runner approval", "cmd/wisp: chat cmd/wisp/internal/ui", "cmd/wisp/internal/ui: fmt", "os:", "fmt:", "net/http: net", "net:"),
+	}, {
+		name:  "the core never reaches a face, even through another package",
+		graph: fakeGraph("policy: runner", "runner: chat", "chat:"),
+		want: []string{
+			"policy depends on chat (policy never reaches it): policy -> runner -> chat",
+			"runner depends on chat (runner never reaches it): runner -> chat",
+		},
+	}, {
+		name:  "a subpackage follows its parent's rule",
+		graph: fakeGraph("sandbox/refusal: net/http", "net/http: net", "net:"),
+		want: []string{
+			"sandbox/refusal depends on net/http (sandbox never reaches it): sandbox/refusal -> net/http",
+		},
+	}, {
+		name:  "config depends on no other wisp package",
+		graph: fakeGraph("config: internal/testenv", "internal/testenv: os", "os:"),
+		want: []string{
+			"config depends on internal/testenv (config depends on no other wisp package): config -> internal/testenv",
+		},
+	}, {
+		name:  "audit may import config and nothing else of wisp",
+		graph: fakeGraph("audit: config policy", "config:", "policy:"),
+		want: []string{
+			"audit depends on policy (audit depends on no other wisp package than config): audit -> policy",
+		},
+	}, {
+		name:  "approval never reaches the menu bar",
+		graph: fakeGraph("approval: bar", "bar:", "freedesktop:"),
+		want: []string{
+			"approval depends on bar (approval never reaches it): approval -> bar",
+		},
+	}, {
+		name:  "nothing outside a command imports its packages",
+		graph: fakeGraph("model: cmd/wisp/internal/ui", "cmd/wisp-bar: cmd/wisp/internal/ui", "cmd/wisp/internal/ui:"),
+		want: []string{
+			"cmd/wisp-bar depends on cmd/wisp/internal/ui (nothing outside cmd/wisp imports it): cmd/wisp-bar -> cmd/wisp/internal/ui",
+			"model depends on cmd/wisp/internal/ui (nothing outside cmd/wisp imports it): model -> cmd/wisp/internal/ui",
+		},
+	}, {
+		name:  "packages that do not exist yet are not checked",
+		graph: fakeGraph("model: fmt", "fmt:"),
+	}}
+	for _, test := range tests {
+		t.Run(test.name, func(t *testing.T) {
+			got := violationsText(Check(test.graph, Rules))
+			if !slices.Equal(got, test.want) {
+				t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(test.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestCheckPureGoFindsCgo(t *testing.T) {
+	graph := fakeGraph("cmd/wisp: runner net", "runner: example.com/tray", "example.com/tray:", "net: runtime/cgo", "runtime/cgo:")
+	graph[Module+"/cmd/wisp"].Standard = false
+	graph["example.com/tray"].CgoFiles = []string{"tray_darwin.go"}
+	graph["net"].CgoFiles = []string{"cgo_unix.go"} // std: has a pure-Go fallback
+	graph["runtime/cgo"].Error = &PackageError{Err: "build constraints exclude all Go files"}
+	got := violationsText(CheckPureGo(graph, Module+"/cmd/wisp"))
+	want := []string{
+		"cmd/wisp depends on example.com/tray (cgo files tray_darwin.go, but wisp builds with CGO_ENABLED=0): cmd/wisp -> runner -> example.com/tray",
+		"cmd/wisp depends on runtime/cgo (go list: build constraints exclude all Go files): cmd/wisp -> net -> runtime/cgo",
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("violations:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if got := CheckPureGo(Graph{}, Module+"/cmd/wisp"); len(got) != 1 {
+		t.Errorf("a program missing from the listing gave %v, want one violation", got)
+	}
+}

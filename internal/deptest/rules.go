@@ -1,0 +1,60 @@
+package deptest
+
+import "strings"
+
+// Module is wisp's module path.
+const Module = "github.com/wisp-sh/wisp"
+
+// own turns module-relative paths into import paths.
+func own(paths ...string) []string {
+	full := make([]string, len(paths))
+	for i, p := range paths {
+		full[i] = Module + "/" + p
+	}
+	return full
+}
+
+// Faces are the packages that talk to a person or another program; the
+// core they drive never imports them.
+var Faces = own("chat", "mcp", "bar", "cmd", "darwin", "freedesktop")
+
+// core may not reach a face nor the network stack's HTTP.
+var core = append(Faces[:len(Faces):len(Faces)], "net/http")
+
+// A Rule limits what one package, and each package under it, may depend
+// on, directly or through others. Every path stands for itself and the
+// packages under it.
+type Rule struct {
+	Package string
+	// Forbidden are packages it must never depend on.
+	Forbidden []string
+	// OnlyWisp, when set, are the only packages of this module (besides its
+	// own tree) it may depend on; an empty, non-nil list allows none.
+	OnlyWisp []string
+}
+
+// Rules is DESIGN.md's import direction: config and audit at the bottom,
+// faces at the top.
+var Rules = []Rule{
+	{Package: Module + "/config", Forbidden: core, OnlyWisp: []string{}},
+	{Package: Module + "/audit", Forbidden: core, OnlyWisp: own("config")},
+	{Package: Module + "/policy", Forbidden: core},
+	{Package: Module + "/sandbox", Forbidden: core},
+	{Package: Module + "/pending", Forbidden: core},
+	{Package: Module + "/runner", Forbidden: Faces},
+	{Package: Module + "/approval", Forbidden: Faces},
+}
+
+// within reports whether path is root or a package under it.
+func within(path, root string) bool {
+	return path == root || strings.HasPrefix(path, root+"/")
+}
+
+func withinAny(path string, roots []string) bool {
+	for _, root := range roots {
+		if within(path, root) {
+			return true
+		}
+	}
+	return false
+}
