@@ -1,0 +1,250 @@
+package dbustest
+
+import (
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// The freedesktop notification service: its name, object and interface.
+const (
+	NotificationsName  = "org.freedesktop.Notifications"
+	NotificationsPath  = dbus.ObjectPath("/org/freedesktop/Notifications")
+	NotificationsIface = "org.freedesktop.Notifications"
+)
+
+// Reasons a notification closed, as the specification numbers them.
+const (
+	ClosedExpired   uint32 = 1
+	ClosedByUser    uint32 = 2
+	ClosedByRequest uint32 = 3
+)
+
+// DefaultCapabilities is what the stand-in server advertises unless a test
+// sets others: a subset of what dunst advertises.
+var DefaultCapabilities = []string{"actions", "body", "body-markup", "persistence"}
+
+// Recorded is one Notify call as the server received it.
+type Recorded struct {
+	ID            uint32 // the id the server answered with
+	Sender        string // unique bus name of the connection that called Notify
+	AppName       string
+	ReplacesID    uint32
+	Icon          string
+	Summary       string
+	Body          string
+	Actions       []string // flat, as on the wire: key, label, key, label, ...
+	Hints         map[string]dbus.Variant
+	ExpireTimeout int32
+}
+
+// Hint returns the value of one hint, or nil when it was not sent.
+func (r Recorded) Hint(name string) any {
+	v, ok := r.Hints[name]
+	if !ok {
+		return nil
+	}
+	return v.Value()
+}
+
+// NotificationServer stands in for a desktop's notification daemon: it owns
+// org.freedesktop.Notifications on a bus, records what it is asked to show,
+// and emits the signals a person's clicks would cause.
+//
+// Like dunst, it sends ActionInvoked and NotificationClosed only to the
+// connection that posted the notification (a unicast signal), unless
+// SetBroadcast(true) makes it broadcast them as conn.Emit does, which the
+// specification also allows and some servers do.
+type NotificationServer struct {
+	t    testing.TB
+	conn *dbus.Conn
+
+	mu        sync.Mutex
+	caps      []string
+	broadcast bool
+	nextID    uint32
+	calls     []Recorded
+	waited    int               // calls already returned by WaitNotify
+	changed   chan struct{}     // closed and replaced on each Notify
+	open      map[uint32]string // notification id -> sender, while shown
+	closes    []uint32          // ids given to CloseNotification
+}
+
+// StartNotificationServer connects to the bus at address, exports the
+// notification interface and takes the service's name. It stops when t ends.
+func StartNotificationServer(t testing.TB, address string) *NotificationServer {
+	t.Helper()
+	s := &NotificationServer{
+		t:       t,
+		conn:    Dial(t, address),
+		caps:    slices.Clone(DefaultCapabilities),
+		changed: make(chan struct{}),
+		open:    map[uint32]string{},
+	}
+	if err := s.conn.Export(serverMethods{s}, NotificationsPath, NotificationsIface); err != nil {
+		t.Fatalf("export the notification interface: %v", err)
+	}
+	reply, err := s.conn.RequestName(NotificationsName, dbus.NameFlagDoNotQueue)
+	if err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("own %s on the private bus: reply %v, %v", NotificationsName, reply, err)
+	}
+	return s
+}
+
+// SetCapabilities replaces what GetCapabilities answers.
+func (s *NotificationServer) SetCapabilities(caps ...string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.caps = slices.Clone(caps)
+}
+
+// SetBroadcast makes the server broadcast its signals instead of sending
+// them to the posting connection only.
+func (s *NotificationServer) SetBroadcast(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.broadcast = on
+}
+
+// UniqueName is the server's unique bus name, the sender of its signals.
+func (s *NotificationServer) UniqueName() string { return s.conn.Names()[0] }
+
+// Stop releases the service name and disconnects, as a daemon that exits.
+// The name is free for another server when Stop returns.
+func (s *NotificationServer) Stop() {
+	if _, err := s.conn.ReleaseName(NotificationsName); err != nil {
+		s.t.Errorf("release %s: %v", NotificationsName, err)
+	}
+	s.conn.Close()
+}
+
+// Notifications returns every Notify call received so far, oldest first.
+func (s *NotificationServer) Notifications() []Recorded {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.calls)
+}
+
+// Closes returns the ids given to CloseNotification so far, oldest first.
+func (s *NotificationServer) Closes() []uint32 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.closes)
+}
+
+// WaitNotify returns the next Notify call that no earlier WaitNotify
+// returned, waiting up to timeout for it; the test fails when none comes.
+// Call it from the test's goroutine.
+func (s *NotificationServer) WaitNotify(t testing.TB, timeout time.Duration) Recorded {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		s.mu.Lock()
+		if s.waited < len(s.calls) {
+			r := s.calls[s.waited]
+			s.waited++
+			s.mu.Unlock()
+			return r
+		}
+		changed := s.changed
+		s.mu.Unlock()
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("no Notify call reached the notification server within %v", timeout)
+		}
+	}
+}
+
+// Invoke emits ActionInvoked(id, key), as a click on the button key does.
+// The notification stays shown, as it does in dunst.
+func (s *NotificationServer) Invoke(id uint32, key string) {
+	s.emit(id, "ActionInvoked", id, key)
+}
+
+// CloseByUser removes notification id and emits NotificationClosed(id, 2),
+// as the person dismissing it does.
+func (s *NotificationServer) CloseByUser(id uint32) {
+	s.emit(id, "NotificationClosed", id, ClosedByUser)
+	s.mu.Lock()
+	delete(s.open, id)
+	s.mu.Unlock()
+}
+
+// emit sends one signal about notification id to the connection that
+// posted it, or to everyone when broadcasting.
+func (s *NotificationServer) emit(id uint32, member string, body ...any) {
+	s.mu.Lock()
+	dest, known := s.posterOf(id)
+	broadcast := s.broadcast
+	s.mu.Unlock()
+	if !known {
+		s.t.Errorf("the notification server never showed notification %d", id)
+		return
+	}
+	if broadcast {
+		dest = ""
+	}
+	if err := s.send(dest, member, body...); err != nil {
+		s.t.Errorf("emit %s for notification %d: %v", member, id, err)
+	}
+}
+
+// posterOf finds who posted id, including notifications already closed.
+func (s *NotificationServer) posterOf(id uint32) (string, bool) {
+	for _, r := range slices.Backward(s.calls) {
+		if r.ID == id {
+			return r.Sender, true
+		}
+	}
+	return "", false
+}
+
+// send emits a signal of the notification interface; dest "" broadcasts.
+func (s *NotificationServer) send(dest, member string, body ...any) error {
+	if dest == "" {
+		return s.conn.Emit(NotificationsPath, NotificationsIface+"."+member, body...)
+	}
+	msg := &dbus.Message{Type: dbus.TypeSignal, Body: body, Headers: map[dbus.HeaderField]dbus.Variant{
+		dbus.FieldPath:        dbus.MakeVariant(NotificationsPath),
+		dbus.FieldInterface:   dbus.MakeVariant(NotificationsIface),
+		dbus.FieldMember:      dbus.MakeVariant(member),
+		dbus.FieldDestination: dbus.MakeVariant(dest),
+		dbus.FieldSignature:   dbus.MakeVariant(dbus.SignatureOf(body...)),
+	}}
+	return s.conn.Send(msg, nil).Err
+}
+
+// record stores one Notify call and gives it an id: the replaced one when
+// replaces_id names a notification still shown, a new one otherwise.
+func (s *NotificationServer) record(r Recorded) uint32 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, shown := s.open[r.ReplacesID]; r.ReplacesID != 0 && shown {
+		r.ID = r.ReplacesID
+	} else {
+		s.nextID++
+		r.ID = s.nextID
+	}
+	s.open[r.ID] = r.Sender
+	s.calls = append(s.calls, r)
+	close(s.changed)
+	s.changed = make(chan struct{})
+	return r.ID
+}
+
+// closeRequested handles CloseNotification: a shown notification closes
+// with reason 3, told to its poster; an unknown one is ignored, as dunst does.
+func (s *NotificationServer) closeRequested(id uint32) {
+	s.mu.Lock()
+	s.closes = append(s.closes, id)
+	_, shown := s.open[id]
+	delete(s.open, id)
+	s.mu.Unlock()
+	if shown {
+		s.emit(id, "NotificationClosed", id, ClosedByRequest)
+	}
+}
