@@ -1,0 +1,224 @@
+package freedesktop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// The notification service on the session bus.
+const (
+	serviceName = "org.freedesktop.Notifications"
+	servicePath = dbus.ObjectPath("/org/freedesktop/Notifications")
+	serviceFace = "org.freedesktop.Notifications"
+)
+
+// callTimeout bounds one call to the notification server. It is long
+// enough for the bus to start a server on demand (D-Bus activation).
+const callTimeout = 25 * time.Second
+
+// Errors a Notifier's callers can tell apart.
+var (
+	// ErrNoServer: nothing answers as org.freedesktop.Notifications.
+	ErrNoServer = errors.New("no notification server on the session bus")
+	// ErrNoActions: the server shows no buttons.
+	ErrNoActions = errors.New("the notification server offers no buttons")
+	// ErrClosed: the Notifier was closed.
+	ErrClosed = errors.New("the notifier is closed")
+)
+
+// ServerInfo is what the notification server says about itself.
+type ServerInfo struct {
+	Name, Vendor, Version, SpecVersion string
+}
+
+// notificationKey names one notification: ids are only unique within one
+// run of one server, so the server's unique bus name is part of the key.
+type notificationKey struct {
+	server string
+	id     uint32
+}
+
+// Notifier posts banners and reports what the person does with them. It
+// keeps one D-Bus connection, because servers send the signals to the
+// connection that posted. Its methods are safe for concurrent use.
+type Notifier struct {
+	conn     *dbus.Conn
+	ownsConn bool
+	caps     []string
+	server   ServerInfo
+
+	signals  chan *dbus.Signal
+	events   chan Event
+	done     chan struct{}
+	loopDone chan struct{}
+
+	mu        sync.Mutex // guards the fields below and orders D-Bus calls
+	closed    bool
+	byRequest map[string]notificationKey
+	byKey     map[notificationKey]string
+}
+
+// Connect makes a Notifier on conn, which must stay open while the Notifier
+// is used; Close leaves it open. conn should deliver signals in order
+// (dbus.WithSignalHandler(dbus.NewSequentialSignalHandler())); with godbus's
+// default handler the order holds only while the Notifier keeps up.
+// It asks the server for its capabilities once, here.
+func Connect(conn *dbus.Conn) (*Notifier, error) {
+	n := &Notifier{
+		conn:      conn,
+		signals:   make(chan *dbus.Signal, 64),
+		events:    make(chan Event, 64),
+		done:      make(chan struct{}),
+		loopDone:  make(chan struct{}),
+		byRequest: map[string]notificationKey{},
+		byKey:     map[notificationKey]string{},
+	}
+	if err := n.askServer(); err != nil {
+		return nil, err
+	}
+	if err := conn.AddMatchSignal(matchOptions()...); err != nil {
+		return nil, fmt.Errorf("subscribe to the notification server's signals: %w", err)
+	}
+	conn.Signal(n.signals)
+	go n.translateSignals()
+	return n, nil
+}
+
+func matchOptions() []dbus.MatchOption {
+	return []dbus.MatchOption{dbus.WithMatchInterface(serviceFace), dbus.WithMatchObjectPath(servicePath)}
+}
+
+// askServer reads the server's capabilities and, for messages, its name.
+func (n *Notifier) askServer() error {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	err := n.service().CallWithContext(ctx, serviceFace+".GetCapabilities", 0).Store(&n.caps)
+	if err != nil {
+		return fmt.Errorf("%w (%s): %w; start your desktop's notification daemon (or dunst, mako) and answer in the wisp menu until then",
+			ErrNoServer, serviceName, err)
+	}
+	info := &n.server
+	err = n.service().CallWithContext(ctx, serviceFace+".GetServerInformation", 0).
+		Store(&info.Name, &info.Vendor, &info.Version, &info.SpecVersion)
+	if err != nil {
+		info.Name = "unknown"
+	}
+	return nil
+}
+
+func (n *Notifier) service() dbus.BusObject { return n.conn.Object(serviceName, servicePath) }
+
+// Capabilities returns what the server advertised at Connect.
+func (n *Notifier) Capabilities() []string { return slices.Clone(n.caps) }
+
+// Server returns what the server said about itself at Connect.
+func (n *Notifier) Server() ServerInfo { return n.server }
+
+// CheckActions returns nil when the server advertises buttons ("actions"),
+// or an error wrapping ErrNoActions that says the menu is the way to answer.
+func (n *Notifier) CheckActions() error {
+	if slices.Contains(n.caps, capActions) {
+		return nil
+	}
+	return fmt.Errorf("%w: %s %s lacks the %q capability, so its banners cannot approve or deny; answer in the wisp menu",
+		ErrNoActions, n.server.Name, n.server.Version, capActions)
+}
+
+// Events delivers what the person did to banners this Notifier posted. It
+// is closed by Close, or when the connection ends.
+func (n *Notifier) Events() <-chan Event { return n.events }
+
+// Show posts b, or replaces the banner already shown for b.ID.
+func (n *Notifier) Show(b Banner) error {
+	if err := b.validate(); err != nil {
+		return err
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.closed {
+		return ErrClosed
+	}
+	if err := n.post(b); err != nil {
+		return fmt.Errorf("show the banner for request %s: %w", b.ID, err)
+	}
+	return nil
+}
+
+// post calls Notify and records which notification now stands for b.ID.
+// It holds n.mu throughout, so a signal about the new notification that
+// arrives before post returns waits for the record instead of being lost.
+func (n *Notifier) post(b Banner) error {
+	owner, err := n.serverOwner()
+	if err != nil {
+		return err
+	}
+	replaces := uint32(0)
+	if prev, ok := n.byRequest[b.ID]; ok && prev.server == owner {
+		replaces = prev.id // a banner of a server that has since restarted is gone
+	}
+	id, err := n.notify(b, replaces)
+	if err != nil {
+		return err
+	}
+	if owner == "" { // the call started the server
+		if owner, err = n.serverOwner(); err != nil || owner == "" {
+			return fmt.Errorf("find which connection shows notification %d: %w", id, errors.Join(err, ErrNoServer))
+		}
+	}
+	n.remember(b.ID, notificationKey{owner, id})
+	return nil
+}
+
+func (n *Notifier) notify(b Banner, replaces uint32) (uint32, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	var id uint32
+	err := n.service().CallWithContext(ctx, serviceFace+".Notify", 0,
+		appName, replaces, b.Icon, b.Title, b.bodyFor(slices.Contains(n.caps, capBodyMarkup)),
+		b.flatActions(), b.hints(), expireNever).Store(&id)
+	return id, err
+}
+
+// serverOwner returns the unique name that owns the service now, or "" when
+// nobody does (the bus may start a server on the next call).
+func (n *Notifier) serverOwner() (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	var owner string
+	err := n.conn.BusObject().CallWithContext(ctx, "org.freedesktop.DBus.GetNameOwner", 0, serviceName).Store(&owner)
+	var dbusErr dbus.Error
+	if errors.As(err, &dbusErr) && dbusErr.Name == "org.freedesktop.DBus.Error.NameHasNoOwner" {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("ask the bus who shows notifications: %w", err)
+	}
+	return owner, nil
+}
+
+// remember maps request ↔ notification both ways, replacing older entries
+// of either side. Callers hold n.mu.
+func (n *Notifier) remember(request string, key notificationKey) {
+	n.forgetRequest(request)
+	if other, ok := n.byKey[key]; ok {
+		delete(n.byRequest, other)
+	}
+	n.byRequest[request] = key
+	n.byKey[key] = request
+}
+
+// forgetRequest drops request's banner from both maps. Callers hold n.mu.
+func (n *Notifier) forgetRequest(request string) (notificationKey, bool) {
+	key, ok := n.byRequest[request]
+	if ok {
+		delete(n.byRequest, request)
+		delete(n.byKey, key)
+	}
+	return key, ok
+}
