@@ -1,0 +1,145 @@
+// Package refusal owns the refusal check of ADR 0054 (and pr-513 for
+// Linux): when a confined command fails, it reads the command's output for
+// the kernel's errno text and the paths the output names, resolves each path
+// as the sandbox's roots are resolved, and gives one verdict: the sandbox
+// refused the write, something else refused it, or the sandbox may have
+// refused it (no path to check). It also words the line the model reads and
+// the note the person reads.
+//
+// The check reads text the command printed, which a command could forge: the
+// verdict changes only what the model and the person are told, never what
+// runs or what the sandbox allows.
+package refusal
+
+// Verdict is the outcome of the check.
+type Verdict string
+
+const (
+	// None: the output holds no errno text the sandbox causes (or only ones
+	// it cannot cause, such as a refused read), so there is nothing to say.
+	None Verdict = ""
+	// Refused: a path named lies outside every writable root, or on or
+	// under a protected path.
+	Refused Verdict = "refused"
+	// NotTheSandbox: every path named lies inside the writable roots and
+	// off the protected paths, so something else refused it.
+	NotTheSandbox Verdict = "not-the-sandbox"
+	// Guess: an errno text with no path to check (a network connection, a
+	// process, or a file the error does not name).
+	Guess Verdict = "guess"
+)
+
+// Input is what the check reads: the command's output (stdout and stderr
+// combined) and the sandbox it ran under.
+type Input struct {
+	Output []byte
+	// Dir is the directory the command ran in; relative paths are made
+	// absolute from it. Home expands ~ and ~/….
+	Dir, Home string
+	// Roots are the writable roots and Protected the paths refused even
+	// inside them, as the sandbox applied them.
+	Roots, Protected []string
+	// NetworkOff says the sandbox cut the network: only then is a refused
+	// connection counted (as a guess); with the network on the sandbox
+	// refuses no connection.
+	NetworkOff bool
+	// Resolve gives a path's real path; nil means RealPath. Tests inject
+	// one so fixtures need not exist on disk.
+	Resolve func(string) string
+}
+
+// Result is the verdict and what it rests on.
+type Result struct {
+	Verdict Verdict
+	// Paths are the real paths checked, in the order the output named them.
+	Paths []string
+	// Refused are those of Paths outside every root or on a protected path.
+	Refused []string
+	// Protected are the protected paths that some of Refused lie on or under.
+	Protected []string
+	// Errno is the errno text seen ("Operation not permitted", "Permission
+	// denied", "Read-only file system"), or "not writable" for Homebrew's
+	// list alone.
+	Errno string
+}
+
+// maxPaths bounds how many distinct paths one output has resolved and
+// checked, so that an rm -rf over a large tree costs a bounded number of
+// lookups; the first ones named are the ones checked.
+const maxPaths = 64
+
+// Check reads in.Output and gives the verdict. Output without any errno text
+// or Homebrew's not-writable list returns None after one scan.
+func Check(in Input) Result {
+	if !mayHoldRefusal(in.Output, in.NetworkOff) {
+		return Result{}
+	}
+	found := scan(in.Output, in.NetworkOff)
+	if !found.counted() {
+		return Result{}
+	}
+	return judge(in, found)
+}
+
+// judge resolves the paths found and picks the verdict: any refused path
+// makes it refused; otherwise a counted errno line that named no path makes
+// it a guess; otherwise every path was inside, so it was not the sandbox.
+func judge(in Input, found findings) Result {
+	resolve := in.Resolve
+	if resolve == nil {
+		resolve = RealPath
+	}
+	place := newPlacer(in, resolve)
+	r := Result{Errno: found.errno}
+	for _, n := range found.paths {
+		p, ok := absolute(n.raw, in.Dir, in.Home)
+		if ok {
+			p = resolve(p)
+		}
+		switch {
+		case !ok && !n.protectedOnly:
+			found.unnamed = true
+		case ok && (!n.protectedOnly || place.isProtected(p)):
+			r.add(place, p)
+		}
+	}
+	if found.lines == 0 && len(r.Paths) == 0 {
+		return Result{} // only lines that count on a protected path, and none was
+	}
+	if r.Errno == "" {
+		r.Errno = found.tentative
+	}
+	switch {
+	case len(r.Refused) > 0:
+		r.Verdict = Refused
+	case found.unnamed || len(r.Paths) == 0:
+		r.Verdict = Guess
+	default:
+		r.Verdict = NotTheSandbox
+	}
+	return r
+}
+
+// add records one resolved path once, and whether it was refused.
+func (r *Result) add(place placer, p string) {
+	if contains(r.Paths, p) {
+		return
+	}
+	r.Paths = append(r.Paths, p)
+	inside, protected := place.where(p)
+	if protected != "" && !contains(r.Protected, protected) {
+		r.Protected = append(r.Protected, protected)
+	}
+	if !inside || protected != "" {
+		r.Refused = append(r.Refused, p)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

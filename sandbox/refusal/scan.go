@@ -1,0 +1,202 @@
+package refusal
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+)
+
+// errnoText is one errno message the sandbox causes. Needle is the text
+// without its first letter, so one search finds both the C library's
+// "Permission denied" and the lower-case forms of zsh and Node
+// ("permission denied: /x", "EACCES: permission denied, open '/x'").
+type errnoText struct {
+	needle []byte
+	first  string // the first letter, upper and lower case
+	name   string
+	// protectedOnly: the sandbox causes this errno only on a protected
+	// path, so a line with it counts only for a path that is one.
+	protectedOnly bool
+}
+
+var errnoTexts = []errnoText{
+	{[]byte("peration not permitted"), "Oo", "Operation not permitted", false}, // EPERM: Seatbelt, file flags
+	{[]byte("ermission denied"), "Pp", "Permission denied", false},             // EACCES: Landlock, file modes
+	{[]byte("ead-only file system"), "Rr", "Read-only file system", false},     // EROFS: a read-only bind
+	// EBUSY: a rename over a protected file bound read-only on Linux (git
+	// config writes .git/config.lock and renames it onto .git/config).
+	{[]byte("evice or resource busy"), "Dd", "Device or resource busy", true},
+}
+
+// networkOffTexts report a refused TCP connection without the errno text.
+// While the network is off Landlock refuses every TCP connection (EACCES)
+// before it leaves the machine, so these count then, and only then.
+var networkOffTexts = [][]byte{
+	[]byte("Couldn't connect to server"), // curl and git over HTTP (libcurl)
+	[]byte("connect EACCES"),             // Node and npm
+}
+
+// networkOffErrno is what the kernel returned for those.
+const networkOffErrno = "Permission denied"
+
+// brewMarker opens Homebrew's list: it checks its directories before it
+// writes and reports the sandbox's refusal only this way (0054, 2026-10-14).
+var brewMarker = []byte("The following directories are not writable by your user:")
+
+// npm names the path of a failed file operation on a line of its own.
+var npmPathPrefixes = []string{"npm ERR! path ", "npm error path "}
+
+// notWritable is Result.Errno when Homebrew's list is all there was.
+const notWritable = "not writable"
+
+// mayHoldRefusal is the cheap first pass: an output without any errno text
+// and without Homebrew's list needs nothing more.
+func mayHoldRefusal(out []byte, networkOff bool) bool {
+	for _, e := range errnoTexts {
+		if bytes.Contains(out, e.needle) {
+			return true
+		}
+	}
+	for _, t := range networkOffTexts {
+		if networkOff && bytes.Contains(out, t) {
+			return true
+		}
+	}
+	return bytes.Contains(out, brewMarker)
+}
+
+// findings is what the lines yield before anything is resolved.
+type findings struct {
+	paths     []namedPath // as the output names them, in order, distinct
+	unnamed   bool        // a counted errno line named no path that can be checked
+	errno     string      // the errno text of the first counted line
+	lines     int         // counted lines
+	tentative string      // the errno of lines that count only for a protected path
+}
+
+// namedPath is a path as the output gave it.
+type namedPath struct {
+	raw           string
+	protectedOnly bool // counts only if it lies on a protected path
+}
+
+func (f findings) counted() bool { return f.lines > 0 || f.tentative != "" }
+
+func (f *findings) addPath(p string, protectedOnly bool) {
+	for i := range f.paths {
+		if f.paths[i].raw == p {
+			f.paths[i].protectedOnly = f.paths[i].protectedOnly && protectedOnly
+			return
+		}
+	}
+	if len(f.paths) < maxPaths {
+		f.paths = append(f.paths, namedPath{p, protectedOnly})
+	}
+}
+
+func (f *findings) count(errno string) {
+	f.lines++
+	if f.errno == "" {
+		f.errno = errno
+	}
+}
+
+// countUnnamed counts a line that names no path.
+func (f *findings) countUnnamed(errno string) {
+	f.count(errno)
+	f.unnamed = true
+}
+
+// countPaths counts a line and what it names; naming nothing, it is unnamed.
+func (f *findings) countPaths(errno string, paths []string) {
+	f.count(errno)
+	f.unnamed = f.unnamed || len(paths) == 0
+	for _, p := range paths {
+		f.addPath(p, false)
+	}
+}
+
+// scan reads the lines that matter, in the order the output has them.
+func scan(out []byte, networkOff bool) findings {
+	var f findings
+	for _, start := range interestingLines(out) {
+		line := lineAt(out, start)
+		if strings.Contains(line, string(brewMarker)) {
+			readBrewList(out[start:], &f)
+			continue
+		}
+		readLine(line, networkOff, &f)
+	}
+	return f
+}
+
+// readBrewList takes the paths listed after Homebrew's marker, up to the
+// first line that is not one.
+func readBrewList(from []byte, f *findings) {
+	lines := strings.Split(string(from), "\n")
+	found := false
+	for _, l := range lines[1:] {
+		l = strings.TrimSpace(l)
+		if !strings.HasPrefix(l, "/") && !strings.HasPrefix(l, "~") {
+			break
+		}
+		f.addPath(l, false)
+		found = true
+	}
+	f.count(notWritable)
+	f.unnamed = f.unnamed || !found
+}
+
+// interestingLines gives the start of every line holding an errno text,
+// npm's path line, or Homebrew's marker, sorted and distinct. It searches
+// the whole output per needle rather than line by line, which keeps a long
+// output with one refusal cheap.
+func interestingLines(out []byte) []int {
+	var starts []int
+	add := func(needle []byte) {
+		for off := 0; ; {
+			i := bytes.Index(out[off:], needle)
+			if i < 0 {
+				return
+			}
+			at := off + i
+			starts = append(starts, bytes.LastIndexByte(out[:at], '\n')+1)
+			off = at + len(needle)
+		}
+	}
+	for _, e := range errnoTexts {
+		add(e.needle)
+	}
+	for _, p := range npmPathPrefixes {
+		add([]byte(p))
+	}
+	for _, t := range networkOffTexts {
+		add(t)
+	}
+	add(brewMarker)
+	sort.Ints(starts)
+	return distinct(starts)
+}
+
+func distinct(sorted []int) []int {
+	out := sorted[:0]
+	for i, v := range sorted {
+		if i == 0 || v != sorted[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// lineAt is the line starting at start, without its end and any \r.
+func lineAt(out []byte, start int) string {
+	end := bytes.IndexByte(out[start:], '\n')
+	if end < 0 {
+		end = len(out) - start
+	}
+	line := strings.TrimRight(string(out[start:start+end]), "\r")
+	if i := strings.LastIndexByte(line, '\r'); i >= 0 {
+		line = line[i+1:] // a progress line redrawn: the last drawing is what shows
+	}
+	return strings.TrimRight(line, " \t")
+}
