@@ -1,0 +1,108 @@
+package pending
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"time"
+)
+
+// Version is the only version of the request and answer files this package
+// writes and reads. A file of any other version is refused.
+const Version = 1
+
+// OutsideReason is the first reason of every outside-sandbox request (ADR
+// 0064, item 4): the person reads it before answering.
+const OutsideReason = "runs OUTSIDE the sandbox: it may write anywhere you can, ~/.wisp included; this one run only"
+
+// Kinds of request.
+const (
+	KindCommand        = "command"
+	KindOutsideSandbox = "outsideSandbox"
+)
+
+// Risk levels, lowest first.
+const (
+	LevelLow      = "low"
+	LevelModerate = "moderate"
+	LevelHigh     = "high"
+)
+
+// Scopes an answer may carry.
+const (
+	ScopeOnce    = "once"
+	ScopeSession = "session"
+	ScopeProject = "project"
+	ScopeAlways  = "always"
+)
+
+// Decisions an answer may carry.
+const (
+	DecisionApprove = "approve"
+	DecisionDeny    = "deny"
+)
+
+// Faces a request may come from.
+const (
+	FaceChat    = "chat"
+	FaceRespond = "respond"
+	FaceMCP     = "mcp"
+	FaceRun     = "run"
+)
+
+// AllScopes is what a command request offers when its filer names none.
+var AllScopes = []string{ScopeOnce, ScopeSession, ScopeProject, ScopeAlways}
+
+// Request is one pending/<id>.request.json. The JSON field order here is
+// the order written.
+type Request struct {
+	Version        int       `json:"version"`
+	ID             string    `json:"id"`
+	Kind           string    `json:"kind"`
+	Command        string    `json:"command"`
+	Cwd            string    `json:"cwd"`
+	OutsideSandbox bool      `json:"outsideSandbox"`
+	Level          string    `json:"level"`
+	Reasons        []string  `json:"reasons"`
+	Scopes         []string  `json:"scopes"`
+	Face           string    `json:"face"`
+	Requester      Requester `json:"requester"`
+	RequestedAt    time.Time `json:"requestedAt"`
+	ExpiresAt      time.Time `json:"expiresAt"`
+}
+
+// Requester says which process waits for the answer. StartTime tells a
+// reused pid apart: it is opaque text, compared for equality on the same
+// system (Linux: field 22 of /proc/<pid>/stat, in clock ticks since boot;
+// macOS: the kinfo_proc start time as "seconds.microseconds").
+type Requester struct {
+	PID       int    `json:"pid"`
+	StartTime string `json:"startTime"`
+}
+
+// Answer is one pending/<id>.answer.json.
+type Answer struct {
+	Version    int       `json:"version"`
+	ID         string    `json:"id"`
+	Binding    string    `json:"binding"`
+	Decision   string    `json:"decision"`
+	Scope      string    `json:"scope"`
+	By         string    `json:"by"`
+	AnsweredAt time.Time `json:"answeredAt"`
+}
+
+// Binding is the lowercase hex SHA-256 of a request file's bytes, exactly
+// as written (by the requester) or as read (by a face).
+func Binding(requestBytes []byte) string {
+	sum := sha256.Sum256(requestBytes)
+	return hex.EncodeToString(sum[:])
+}
+
+// Digest is the short form of a binding that faces show, so that a person
+// can match a banner with a line of `wisp approvals pending`.
+func Digest(binding string) string {
+	const n = 8
+	if len(binding) < n {
+		return binding
+	}
+	return binding[:n]
+}
