@@ -1,0 +1,25 @@
+// Package sandbox owns what a confined command may do and how each system
+// enforces it.
+//
+// A Spec says it in platform-neutral terms: the writable roots (the launch
+// directory, the temporary and cache directories, the toolchain caches, the
+// configured and granted folders), the paths protected even inside a root
+// (wisp's home, a repository's .git/hooks and .git/config), and whether the
+// network is on. NewSpec builds it; a Backend turns it into the argv that runs
+// `/bin/sh -c LINE` confined:
+//
+//   - Linux: wisp re-executes itself as the hidden helper `wisp
+//     __sandbox-exec` (HelperMain), which sets no_new_privs, binds the
+//     protected paths read-only in a private mount namespace where one can be
+//     had, applies Landlock and execs the shell.
+//   - macOS: `sandbox-exec` with a profile generated here (SeatbeltProfile),
+//     the paths passed as -D parameters, never spliced into the text.
+//
+// Detect picks the backend or says, as an ErrUnavailable, why there is none:
+// callers fail closed. Report describes what is enforced here, for `wisp
+// doctor`. The refusal check lives in sandbox/refusal.
+//
+// The package imports only the standard library, go-landlock and x/sys:
+// never net/http, never another wisp package. The helper runs before
+// every confined command, so nothing here may do work at package init.
+package sandbox

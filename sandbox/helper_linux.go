@@ -1,0 +1,99 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"syscall"
+)
+
+// HelperMain runs the hidden subcommand `wisp __sandbox-exec` with the words
+// after it, and returns an exit status only if it cannot exec the command
+// confined: it never runs a command unconfined. It does nothing a confined
+// command does not need before the exec (no config, no cobra), because it
+// runs before every command.
+func HelperMain(args []string) int {
+	h, err := parseHelperArgs(args)
+	if err != nil {
+		return helperFailed(err)
+	}
+	// Never unlocked: the namespace, the capabilities, no_new_privs and the
+	// Landlock domain all belong to this thread, which is the one that execs.
+	runtime.LockOSThread()
+	if h.probe {
+		return probeNamespace(h)
+	}
+	code, err := confineAndExec(h)
+	if err != nil {
+		return helperFailed(err)
+	}
+	return code
+}
+
+// HelperFailedStatus is the helper's exit status when it cannot confine the
+// command (as env and timeout use 125 for their own failures).
+const HelperFailedStatus = 125
+
+func helperFailed(err error) int {
+	fmt.Fprintf(os.Stderr, "wisp: error: sandbox: %v\n", err)
+	return HelperFailedStatus
+}
+
+// confineAndExec sets up the namespace the protected paths need, applies
+// Landlock and execs the command. It returns only on failure, or, in the
+// first stage of a user namespace, with the command's status.
+func confineAndExec(h helperArgs) (int, error) {
+	features, err := kernelFeatures()
+	if err != nil || !features.Filesystem {
+		return 0, fmt.Errorf("Landlock is not available in this kernel (%v); the command was not run", err)
+	}
+	ops := planMounts(h.roots, h.protect)
+	if len(ops) > 0 {
+		if h.ns == NamespaceUser || (h.ns == NamespaceAuto && os.Geteuid() != 0) {
+			return runInUserNamespace(h)
+		}
+		if err := enterNamespace(h, ops); err != nil {
+			return 0, err
+		}
+	}
+	cfg := landlockConfig(features, !h.noNetwork)
+	rules, err := landlockRules(cfg, h.roots)
+	if err != nil {
+		return 0, err
+	}
+	if err := restrictThread(cfg, rules); err != nil {
+		return 0, err
+	}
+	err = syscall.Exec(h.argv[0], h.argv, os.Environ())
+	return 0, fmt.Errorf("run %s: %w", h.argv[0], err)
+}
+
+// enterNamespace makes the mounts in a namespace: a new one (mount), or
+// the one the first stage made (entered).
+func enterNamespace(h helperArgs, ops []mountOp) error {
+	switch h.ns {
+	case NamespaceNone:
+		return fmt.Errorf("%s lies inside a writable root and must stay unwritable, which needs a mount namespace, and --ns none forbids one", firstReadOnly(ops))
+	case NamespaceMount, NamespaceAuto:
+		if err := unshareMounts(); err != nil {
+			return err
+		}
+	case namespaceEntered:
+		if err := makeMountsPrivate(); err != nil {
+			return err
+		}
+	}
+	if err := applyMounts(ops); err != nil {
+		return err
+	}
+	return dropPrivileges(os.Geteuid())
+}
+
+func firstReadOnly(ops []mountOp) string {
+	for _, op := range ops {
+		if op.readOnly {
+			return op.path
+		}
+	}
+	return ""
+}

@@ -1,0 +1,122 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+)
+
+// HelperCommand is the hidden subcommand wisp re-executes itself as to
+// confine one command on Linux: `wisp __sandbox-exec [flags] -- ARGV`.
+const HelperCommand = "__sandbox-exec"
+
+// Namespace says how the helper gets a private mount namespace, in which it
+// binds the protected paths that lie inside a root read-only.
+type Namespace string
+
+const (
+	// NamespaceAuto finds out once, by a probe, which of the others works.
+	NamespaceAuto Namespace = ""
+	// NamespaceMount unshares a mount namespace in the helper itself; it
+	// needs CAP_SYS_ADMIN (root).
+	NamespaceMount Namespace = "mount"
+	// NamespaceUser runs the command in a new user and mount namespace, as
+	// an unprivileged user can where the system allows it.
+	NamespaceUser Namespace = "user"
+	// NamespaceNone uses no namespace: a protected path inside a root stays
+	// writable, and the helper refuses to run if asked to protect one.
+	NamespaceNone Namespace = "none"
+	// namespaceEntered is the user-namespace helper's second stage, already
+	// inside the namespace its first stage made.
+	namespaceEntered Namespace = "entered"
+)
+
+// helperArgs are the helper's flags, explicit so that nothing travels in
+// the environment, which passes to the command untouched.
+type helperArgs struct {
+	roots     []string
+	protect   []string
+	noNetwork bool
+	ns        Namespace
+	probe     bool     // --probe-ns: try the namespace, print its kind, exit
+	argv      []string // after --: the program and its arguments
+}
+
+func (h helperArgs) encode() []string {
+	args := []string{HelperCommand}
+	for _, r := range h.roots {
+		args = append(args, "--root", r)
+	}
+	for _, p := range h.protect {
+		args = append(args, "--protect", p)
+	}
+	if h.noNetwork {
+		args = append(args, "--no-network")
+	}
+	if h.ns != NamespaceAuto {
+		args = append(args, "--ns", string(h.ns))
+	}
+	if h.probe {
+		args = append(args, "--probe-ns")
+	}
+	return append(append(args, "--"), h.argv...)
+}
+
+var errHelperUsage = errors.New("usage: wisp " + HelperCommand +
+	" [--root DIR]... [--protect PATH]... [--no-network] [--ns mount|user|none] -- /ABSOLUTE/PROGRAM [ARG]...")
+
+// parseHelperArgs reads the helper's flags (the words after HelperCommand).
+func parseHelperArgs(args []string) (helperArgs, error) {
+	var h helperArgs
+	for i := 0; i < len(args); i++ {
+		switch flag := args[i]; flag {
+		case "--":
+			h.argv = args[i+1:]
+			return h, h.validate()
+		case "--no-network":
+			h.noNetwork = true
+		case "--probe-ns":
+			h.probe = true
+		case "--root", "--protect", "--ns":
+			if i+1 >= len(args) {
+				return h, fmt.Errorf("%s needs a value; %w", flag, errHelperUsage)
+			}
+			i++
+			h.set(flag, args[i])
+		default:
+			return h, fmt.Errorf("unknown flag %q; %w", flag, errHelperUsage)
+		}
+	}
+	return h, h.validate()
+}
+
+func (h *helperArgs) set(flag, value string) {
+	switch flag {
+	case "--root":
+		h.roots = append(h.roots, value)
+	case "--protect":
+		h.protect = append(h.protect, value)
+	case "--ns":
+		h.ns = Namespace(value)
+	}
+}
+
+func (h helperArgs) validate() error {
+	switch h.ns {
+	case NamespaceAuto, NamespaceMount, NamespaceUser, NamespaceNone, namespaceEntered:
+	default:
+		return fmt.Errorf("--ns %q is not mount, user or none; %w", h.ns, errHelperUsage)
+	}
+	for _, p := range append(append([]string{}, h.roots...), h.protect...) {
+		if !filepath.IsAbs(p) || filepath.Clean(p) != p {
+			return fmt.Errorf("%q is not a clean absolute path; %w", p, errHelperUsage)
+		}
+	}
+	if h.probe {
+		return nil
+	}
+	if len(h.argv) == 0 || !filepath.IsAbs(h.argv[0]) {
+		return fmt.Errorf("no program to run, or not by absolute path; %w", errHelperUsage)
+	}
+	return nil
+}

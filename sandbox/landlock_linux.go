@@ -1,0 +1,185 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Landlock confines commands on Linux through the helper: wisp's own
+// executable run as `__sandbox-exec`.
+type Landlock struct {
+	exe      string // the real path of wisp's executable
+	features LandlockFeatures
+
+	nsOnce  sync.Once
+	ns      Namespace // as asked, then as probed
+	nsWhyNo string    // why no namespace can be had, when ns is none
+}
+
+// NewLandlock returns the Landlock backend that runs exe as its helper. ns
+// chooses how protected paths inside a root are kept unwritable;
+// NamespaceAuto probes once, the first time it matters.
+func NewLandlock(exe string, ns Namespace) (*Landlock, error) {
+	features, err := kernelFeatures()
+	if err != nil {
+		return nil, landlockUnavailable(err)
+	}
+	if !features.Filesystem {
+		return nil, &UnavailableError{Why: fmt.Sprintf("the kernel offers Landlock ABI %d", features.ABI)}
+	}
+	real, err := realpath(exe)
+	if err != nil || !filepath.IsAbs(exe) {
+		return nil, &UnavailableError{Why: fmt.Sprintf("cannot find wisp's executable %q to run as the sandbox helper", exe), Err: err}
+	}
+	l := &Landlock{exe: real, features: features, ns: ns}
+	if ns == NamespaceNone {
+		l.nsWhyNo = "the backend was told to use none"
+	}
+	return l, nil
+}
+
+func landlockUnavailable(err error) error {
+	switch {
+	case errors.Is(err, syscall.ENOSYS):
+		return &UnavailableError{Why: "this kernel has no Landlock", Err: err,
+			Fix: "use a kernel built with CONFIG_SECURITY_LANDLOCK (Linux 5.13 or later)"}
+	case errors.Is(err, syscall.EOPNOTSUPP):
+		return &UnavailableError{Why: "Landlock is built into this kernel but turned off", Err: err,
+			Fix: "add landlock to the lsm= kernel boot parameter (/sys/kernel/security/lsm lists the active ones)"}
+	}
+	return &UnavailableError{Why: "the kernel refused to say whether it has Landlock", Err: err}
+}
+
+// Name is "landlock".
+func (l *Landlock) Name() string { return "landlock" }
+
+// Features says what Landlock enforces on this kernel.
+func (l *Landlock) Features() LandlockFeatures { return l.features }
+
+// Executable is the helper's executable, as the argv names it.
+func (l *Landlock) Executable() string { return l.exe }
+
+// Namespace says which mount namespace the helper will use, probing once
+// when it was asked to find out, and if none, why.
+func (l *Landlock) Namespace() (Namespace, string) {
+	l.nsOnce.Do(func() {
+		if l.ns == NamespaceAuto {
+			l.ns, l.nsWhyNo = probeHelper(l.exe)
+		}
+	})
+	return l.ns, l.nsWhyNo
+}
+
+// probeHelper runs the helper's namespace probe.
+func probeHelper(exe string) (Namespace, string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, exe, helperArgs{probe: true}.encode()...)
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	switch ns := Namespace(strings.TrimSpace(stdout.String())); {
+	case err == nil && (ns == NamespaceMount || ns == NamespaceUser):
+		return ns, ""
+	case stderr.Len() > 0:
+		return NamespaceNone, strings.TrimSpace(strings.TrimPrefix(stderr.String(), "wisp: error: sandbox: "))
+	}
+	return NamespaceNone, fmt.Sprintf("the namespace probe failed: %v", err)
+}
+
+// Check keeps wisp's home and the helper's executable unwritable or
+// refuses the spec, and lists the other protected paths inside a root that
+// it cannot keep unwritable here as Unprotected.
+func (l *Landlock) Check(spec Spec) (Spec, error) {
+	out := spec
+	out.Unprotected = nil
+	for _, p := range l.protectedInRoots(spec) {
+		why := l.cannotCover(p.path)
+		switch {
+		case why == "":
+			continue
+		case p.what != "":
+			return spec, &UnprotectableError{Path: p.path, What: p.what, Root: outermostRoot(p.path, spec.Roots), Why: why}
+		}
+		out.Unprotected = append(out.Unprotected, Unprotected{Path: p.path, Why: why})
+	}
+	return out, nil
+}
+
+type protectedPath struct {
+	path string
+	what string // whatHome or whatExecutable for what must never be writable; "" for the rest
+}
+
+// protectedInRoots lists the protected paths that lie inside a root, and
+// the helper's executable when it does: a command that could replace it
+// would run unconfined as the next command's helper.
+func (l *Landlock) protectedInRoots(spec Spec) []protectedPath {
+	var out []protectedPath
+	for _, p := range append(append([]string{}, spec.Protected...), l.exe) {
+		if outermostRoot(p, spec.Roots) == "" {
+			continue
+		}
+		what := ""
+		switch {
+		case p == l.exe:
+			what = whatExecutable
+		case p == spec.Home || realpathMissingOK(p) == spec.Home:
+			what = whatHome
+		}
+		out = append(out, protectedPath{path: p, what: what})
+	}
+	return out
+}
+
+// cannotCover says why the helper cannot bind p read-only, or "".
+func (l *Landlock) cannotCover(p string) string {
+	info, err := os.Lstat(p)
+	switch {
+	case err != nil:
+		return "it does not exist yet, and Landlock cannot stop a command from creating it"
+	case info.Mode()&os.ModeSymlink != 0:
+		return "it is a symbolic link, which a command could replace"
+	}
+	if ns, why := l.Namespace(); ns == NamespaceNone {
+		return "no mount namespace can be had here to bind it read-only (" + why + ")"
+	}
+	return ""
+}
+
+// Command returns the helper's argv for line: the roots, the protected
+// paths it must bind read-only, the network switch, the namespace kind.
+func (l *Landlock) Command(spec Spec, line string) ([]string, error) {
+	checked, err := l.Check(spec)
+	if err != nil {
+		return nil, err
+	}
+	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, ns: NamespaceNone, argv: Plain(line)}
+	for _, p := range l.protectedInRoots(spec) {
+		if !isUnprotected(checked, p.path) {
+			h.protect = append(h.protect, p.path)
+		}
+	}
+	if len(h.protect) > 0 {
+		h.ns, _ = l.Namespace()
+	}
+	return append([]string{l.exe}, h.encode()...), nil
+}
+
+func isUnprotected(spec Spec, p string) bool {
+	for _, u := range spec.Unprotected {
+		if u.Path == p {
+			return true
+		}
+	}
+	return false
+}

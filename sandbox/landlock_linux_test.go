@@ -1,0 +1,58 @@
+package sandbox_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/wisp-sh/wisp/internal/testenv"
+	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/sandboxtest"
+)
+
+// testExecutable is the test binary, which TestMain turns into the helper.
+func testExecutable(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// newLandlock returns the backend with the test binary as its helper, or
+// skips (fails under WISP_REQUIRE_KERNEL=1) where Landlock is missing.
+func newLandlock(t *testing.T, exe string, ns sandbox.Namespace) *sandbox.Landlock {
+	t.Helper()
+	l, err := sandbox.NewLandlock(exe, ns)
+	testenv.NeedKernel(t, err == nil, "Landlock is not available here")
+	return l
+}
+
+func suiteOptions(t *testing.T, l *sandbox.Landlock) sandboxtest.Options {
+	f := l.Features()
+	return sandboxtest.Options{
+		Probe:           testExecutable(t),
+		NoNetworkRules:  !f.TCP,
+		NoSignalScoping: !f.Scoping, NoAbstractSockets: !f.Scoping,
+	}
+}
+
+// TestLandlockConformance runs the suite with each way of getting a mount
+// namespace, forced, and with the one the probe picks.
+func TestLandlockConformance(t *testing.T) {
+	for _, ns := range []sandbox.Namespace{sandbox.NamespaceAuto, sandbox.NamespaceMount, sandbox.NamespaceUser, sandbox.NamespaceNone} {
+		name := string(ns)
+		if ns == sandbox.NamespaceAuto {
+			name = "auto"
+		}
+		t.Run(name, func(t *testing.T) {
+			if ns == sandbox.NamespaceMount && os.Geteuid() != 0 {
+				t.Skip("a mount namespace of the helper's own needs root")
+			}
+			l := newLandlock(t, testExecutable(t), ns)
+			got, why := l.Namespace()
+			t.Logf("namespace: %q %s", got, why)
+			sandboxtest.Run(t, l, suiteOptions(t, l))
+		})
+	}
+}

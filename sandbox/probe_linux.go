@@ -1,0 +1,69 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// probeNamespace is `wisp __sandbox-exec --probe-ns`: it finds which kind of
+// mount namespace the helper can have here by making one and binding its
+// own executable read-only in it, prints that kind (mount or user) and
+// exits. The namespace dies with the probe. With --ns it tries only that
+// kind; otherwise a mount namespace first when running as root.
+func probeNamespace(h helperArgs) int {
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		return helperFailed(fmt.Errorf("find the helper's executable: %w", err))
+	}
+	ops := []mountOp{{path: exe, readOnly: true}}
+	var errs []error
+	for _, kind := range probeKinds(h.ns) {
+		err := tryNamespace(h, kind, ops)
+		if err == nil {
+			if kind != namespaceEntered {
+				fmt.Println(kind)
+			}
+			return 0
+		}
+		errs = append(errs, fmt.Errorf("%s namespace: %w", kind, err))
+	}
+	return helperFailed(errors.Join(errs...))
+}
+
+func probeKinds(ns Namespace) []Namespace {
+	switch {
+	case ns != NamespaceAuto:
+		return []Namespace{ns}
+	case os.Geteuid() == 0:
+		return []Namespace{NamespaceMount, NamespaceUser}
+	}
+	return []Namespace{NamespaceUser}
+}
+
+func tryNamespace(h helperArgs, kind Namespace, ops []mountOp) error {
+	switch kind {
+	case NamespaceMount:
+		if err := unshareMounts(); err != nil {
+			return err
+		}
+		return applyMounts(ops)
+	case NamespaceUser:
+		h.ns = NamespaceUser
+		code, err := runInUserNamespace(h)
+		if err == nil && code != 0 {
+			err = fmt.Errorf("its second stage failed with status %d", code)
+		}
+		return err
+	case namespaceEntered:
+		if err := makeMountsPrivate(); err != nil {
+			return err
+		}
+		return applyMounts(ops)
+	}
+	return fmt.Errorf("no namespace of kind %q", kind)
+}

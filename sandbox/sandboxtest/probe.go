@@ -1,0 +1,55 @@
+package sandboxtest
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"time"
+)
+
+// ProbeCommand is the first argument that makes a test binary act as the
+// suite's probe instead of running tests: the suite cannot count on nc or
+// python being installed, so the test binary dials and waits itself.
+const ProbeCommand = "__sandboxtest-probe"
+
+// MaybeProbe runs the probe and exits when the arguments ask for it. Call it
+// first in the TestMain of a package that runs the suite.
+func MaybeProbe() {
+	if len(os.Args) > 2 && os.Args[1] == ProbeCommand {
+		os.Exit(probe(os.Args[2], os.Args[3:]))
+	}
+}
+
+// probe does one thing a confined command might be refused:
+//
+//	dial ADDR             TCP connect to ADDR
+//	dial-abstract NAME    connect to the abstract Unix socket @NAME
+//	wait                  block until stdin closes (a process to signal)
+func probe(op string, args []string) int {
+	var err error
+	switch {
+	case op == "dial" && len(args) == 1:
+		err = dial("tcp", args[0])
+	case op == "dial-abstract" && len(args) == 1:
+		err = dial("unix", "@"+args[0])
+	case op == "wait":
+		_, err = io.Copy(io.Discard, os.Stdin)
+	default:
+		err = fmt.Errorf("unknown probe %s %v", op, args)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "probe:", err)
+		return 1
+	}
+	return 0
+}
+
+func dial(network, addr string) error {
+	c, err := net.DialTimeout(network, addr, 5*time.Second)
+	if err != nil {
+		return err
+	}
+	fmt.Println("connected")
+	return c.Close()
+}

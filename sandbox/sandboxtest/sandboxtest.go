@@ -1,0 +1,210 @@
+// Package sandboxtest is the conformance suite every sandbox backend runs:
+// what a confined command may and may not do, checked with real processes
+// on the real kernel. Each refusal is checked against the same command run
+// unconfined, which must succeed, so that no case passes for the wrong
+// reason.
+package sandboxtest
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/wisp-sh/wisp/sandbox"
+)
+
+// Options say how to run the suite.
+type Options struct {
+	// Probe is the test binary, whose TestMain calls MaybeProbe.
+	Probe string
+	// Dir holds the scratch folders (a fresh t.TempDir when empty). With a
+	// Credential it must be reachable by that user.
+	Dir string
+	// Credential runs every command as another user (nil: as the test).
+	Credential *syscall.Credential
+	// NoNetworkRules, NoSignalScoping and NoAbstractSockets skip what the
+	// backend says it cannot enforce here (from its own report).
+	NoNetworkRules, NoSignalScoping, NoAbstractSockets bool
+}
+
+// Run runs the suite against b.
+func Run(t *testing.T, b sandbox.Backend, o Options) {
+	t.Helper()
+	if o.Probe == "" {
+		t.Fatal("sandboxtest: Options.Probe must name the test binary")
+	}
+	s := newSuite(t, b, o)
+	t.Run("WriteInsideRoot", s.writeInsideRoot)
+	t.Run("WriteOutsideRefused", s.writeOutsideRefused)
+	t.Run("ReadAnywhere", s.readAnywhere)
+	t.Run("WispHomeInsideRootRefused", s.homeRefused)
+	t.Run("GitObjectsWritable", s.gitObjectsWritable)
+	t.Run("GitHooksAndConfigRefused", s.gitProtected)
+	t.Run("NetworkOffRefusesTCP", s.networkOff)
+	t.Run("SignalOutsideRefused", s.signalRefused)
+	t.Run("AbstractSocketOutsideRefused", s.abstractSocketRefused)
+}
+
+type suite struct {
+	t       *testing.T
+	b       sandbox.Backend
+	o       Options
+	proj    string // the one writable root, a git repository
+	home    string // wisp's home for the case that puts it inside the root
+	away    string // wisp's home for every other case, outside the root
+	outside string // a folder outside every root
+}
+
+func newSuite(t *testing.T, b sandbox.Backend, o Options) *suite {
+	dir := o.Dir
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	s := &suite{t: t, b: b, o: o,
+		proj: filepath.Join(dir, "proj"), outside: filepath.Join(dir, "outside")}
+	s.home, s.away = filepath.Join(s.proj, "wisp-home"), filepath.Join(dir, "wisp-home")
+	for _, d := range []string{s.proj + "/.git/hooks", s.proj + "/.git/objects", s.proj + "/.git/refs", s.home, s.away, s.outside} {
+		mustMkdir(t, d)
+	}
+	mustWrite(t, s.proj+"/.git/HEAD", "ref: refs/heads/main\n")
+	mustWrite(t, s.proj+"/.git/config", "[core]\n\tbare = false\n")
+	mustWrite(t, s.home+"/config.json", "{}\n")
+	mustWrite(t, s.outside+"/readme", "read me anywhere\n")
+	if o.Credential != nil {
+		chownTree(t, dir, int(o.Credential.Uid), int(o.Credential.Gid))
+	}
+	return s
+}
+
+// spec is the suite's spec: the project as the only root (NewSpec would add
+// the temporary folders, which hold the scratch folders), with the
+// protected paths NewSpec finds, and wisp's home outside the root.
+func (s *suite) spec(network bool) sandbox.Spec { return s.newSpec(network, s.away) }
+
+// specHomeInside is the spec with wisp's home inside the root.
+func (s *suite) specHomeInside() sandbox.Spec { return s.newSpec(true, s.home) }
+
+func (s *suite) newSpec(network bool, home string) sandbox.Spec {
+	s.t.Helper()
+	spec, err := sandbox.NewSpec(sandbox.SpecOptions{
+		LaunchDir: s.proj, WispHome: home, UserHome: filepath.Dir(s.proj),
+		AllowNetwork: network, Getenv: func(string) string { return "" },
+	})
+	if err != nil {
+		s.t.Fatalf("NewSpec: %v", err)
+	}
+	spec.Roots = spec.Roots[:1]
+	return spec
+}
+
+// confined runs line under the sandbox and returns its output and status.
+func (s *suite) confined(spec sandbox.Spec, line string) (string, int) {
+	s.t.Helper()
+	argv, err := s.b.Command(spec, line)
+	if err != nil {
+		s.t.Fatalf("Command(%q): %v", line, err)
+	}
+	return s.exec(argv)
+}
+
+// plain runs line unconfined: the control every refusal is checked against.
+func (s *suite) plain(line string) (string, int) {
+	s.t.Helper()
+	return s.exec(sandbox.Plain(line))
+}
+
+func (s *suite) exec(argv []string) (string, int) {
+	s.t.Helper()
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = s.proj
+	if s.o.Credential != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.o.Credential}
+	}
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		s.t.Fatalf("run %v: %v", argv, err)
+	}
+	return string(out), cmd.ProcessState.ExitCode()
+}
+
+// mustSucceed and mustFail run line confined and check its status.
+func (s *suite) mustSucceed(spec sandbox.Spec, line string) string {
+	s.t.Helper()
+	out, code := s.confined(spec, line)
+	if code != 0 {
+		s.t.Fatalf("confined %q failed with status %d, want success:\n%s", line, code, out)
+	}
+	return out
+}
+
+func (s *suite) mustFail(spec sandbox.Spec, line string) string {
+	s.t.Helper()
+	out, code := s.confined(spec, line)
+	if code == 0 {
+		s.t.Fatalf("confined %q succeeded, want it refused:\n%s", line, out)
+	}
+	return out
+}
+
+// control checks that line succeeds unconfined, so that its refusal under
+// the sandbox is the sandbox's doing.
+func (s *suite) control(line string) {
+	s.t.Helper()
+	if out, code := s.plain(line); code != 0 {
+		s.t.Fatalf("control: unconfined %q failed with status %d, so the case proves nothing:\n%s", line, code, out)
+	}
+}
+
+func (s *suite) probe(args ...string) string {
+	return shellQuote(append([]string{s.o.Probe, ProbeCommand}, args...)...)
+}
+
+func shellQuote(words ...string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+func mustMkdir(t *testing.T, d string) {
+	t.Helper()
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustWrite(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func chownTree(t *testing.T, dir string, uid, gid int) {
+	t.Helper()
+	err := filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, uid, gid)
+	})
+	if err != nil {
+		t.Fatalf("give the scratch folders to uid %d: %v", uid, err)
+	}
+}
+
+func fileContent(t *testing.T, path string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Sprintf("<%v>", err)
+	}
+	return string(data)
+}

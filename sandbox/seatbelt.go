@@ -1,0 +1,99 @@
+package sandbox
+
+import (
+	"fmt"
+	"strings"
+)
+
+// SeatbeltExec is macOS's sandbox-exec, which applies a Seatbelt profile.
+const SeatbeltExec = "/usr/bin/sandbox-exec"
+
+// SeatbeltParam is one -D NAME=VALUE of sandbox-exec: a path the profile
+// names by its parameter, never by its text.
+type SeatbeltParam struct {
+	Name  string
+	Value string
+}
+
+// SeatbeltParams lists the parameters for spec: ROOT_i for each root,
+// PROTECT_i for each protected path.
+func SeatbeltParams(spec Spec) []SeatbeltParam {
+	params := make([]SeatbeltParam, 0, len(spec.Roots)+len(spec.Protected))
+	for i, r := range spec.Roots {
+		params = append(params, SeatbeltParam{fmt.Sprintf("ROOT_%d", i), r})
+	}
+	for i, p := range spec.Protected {
+		params = append(params, SeatbeltParam{fmt.Sprintf("PROTECT_%d", i), p})
+	}
+	return params
+}
+
+// SeatbeltArgs returns the argv that runs `/bin/sh -c line` under the
+// profile for spec. It is plain Go so that every system can show and test it.
+func SeatbeltArgs(spec Spec, line string) []string {
+	args := []string{SeatbeltExec}
+	for _, p := range SeatbeltParams(spec) {
+		args = append(args, "-D", p.Name+"="+p.Value)
+	}
+	args = append(args, "-p", SeatbeltProfile(spec))
+	return append(args, Plain(line)...)
+}
+
+// SeatbeltProfile is the profile text for spec. It depends only on how many
+// roots and protected paths there are and on the network switch: the paths
+// reach sandbox-exec as parameters, so no path can change the text.
+//
+// Everything is allowed except writing outside the roots; the protected
+// paths are denied after the roots are allowed (the last matching rule
+// wins), signals reach only processes in the same sandbox, and with the
+// network off every network operation is denied except Unix sockets.
+func SeatbeltProfile(spec Spec) string {
+	var b strings.Builder
+	b.WriteString("(version 1)\n(allow default)\n")
+	b.WriteString("\n; Writes only under the roots, and to the terminal and the null devices.\n")
+	b.WriteString("(deny file-write*)\n")
+	b.WriteString("(allow file-write*\n")
+	writeFilters(&b, "ROOT", len(spec.Roots))
+	for _, dev := range seatbeltDevices {
+		fmt.Fprintf(&b, "  %s\n", dev)
+	}
+	b.WriteString(")\n")
+	if len(spec.Protected) > 0 {
+		b.WriteString("\n; Never writable, even inside a root: wisp's home, a repository's hooks and config.\n")
+		b.WriteString("(deny file-write*\n")
+		writeFilters(&b, "PROTECT", len(spec.Protected))
+		b.WriteString(")\n")
+	}
+	b.WriteString("\n; Signals reach only processes inside this sandbox, never wisp.\n")
+	b.WriteString("(deny signal)\n(allow signal (target same-sandbox))\n")
+	if !spec.Network {
+		b.WriteString("\n; Network off: no connections, except over local Unix sockets.\n")
+		b.WriteString(seatbeltNetworkOff)
+	}
+	return b.String()
+}
+
+func writeFilters(b *strings.Builder, prefix string, n int) {
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(b, "  (subpath (param \"%s_%d\"))\n", prefix, i)
+	}
+}
+
+// seatbeltDevices are the device files any command may write, fixed text
+// that no input reaches.
+var seatbeltDevices = []string{
+	`(literal "/dev/null")`,
+	`(literal "/dev/zero")`,
+	`(literal "/dev/tty")`,
+	`(literal "/dev/stdout")`,
+	`(literal "/dev/stderr")`,
+	`(literal "/dev/dtracehelper")`,
+	`(subpath "/dev/fd")`,
+	`(regex #"^/dev/ttys[0-9]+$")`,
+}
+
+const seatbeltNetworkOff = `(deny network*)
+(allow network-outbound (remote unix-socket))
+(allow network-inbound (local unix-socket))
+(allow network-bind (local unix-socket))
+`

@@ -1,0 +1,210 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+)
+
+// Spec says what a confined command may do, in terms every backend shares.
+type Spec struct {
+	// Roots are the folders a command may write under, real paths, the
+	// launch directory first.
+	Roots []string
+	// Protected are never writable, even inside a root: wisp's home and what
+	// would run code at the person's next git command. A path reached through
+	// a link appears twice, as written and as its real path.
+	Protected []string
+	// Home is wisp's home as Protected holds it (its real path).
+	Home string
+	// Network is false when commands may not open network connections.
+	Network bool
+	// Skipped are candidate roots that do not exist: nothing creates them.
+	Skipped []string
+	// Unprotected are protected paths the backend cannot keep unwritable on
+	// this system, each with the reason. Backend.Check fills it; NewSpec
+	// leaves it empty.
+	Unprotected []Unprotected
+}
+
+// Unprotected is a protected path that a backend cannot cover here.
+type Unprotected struct {
+	Path string
+	Why  string
+}
+
+// SpecOptions is what NewSpec needs to know about this run of wisp.
+type SpecOptions struct {
+	// LaunchDir is where wisp started: the project. Never a command's own cwd.
+	LaunchDir string
+	// WispHome is wisp's home (~/.wisp or $WISP_HOME).
+	WispHome string
+	// UserHome is the person's home directory, for ~ and the caches.
+	UserHome string
+	// WritablePaths is commandPolicy.sandbox.writablePaths: absolute, or ~/….
+	WritablePaths []string
+	// Granted are the folders granted with add_directory.
+	Granted      []string
+	AllowNetwork bool
+	// Getenv reads the environment wisp runs in (os.Getenv when nil).
+	Getenv func(string) string
+	// GOOS chooses whose temporary and cache folders count (runtime.GOOS
+	// when empty), so tests can build a macOS spec on Linux.
+	GOOS string
+}
+
+// ErrRootIsSlash is the error for / as a writable root.
+var ErrRootIsSlash = errors.New("it is /, which would let every command write anywhere")
+
+// NewSpec builds the spec for one run of wisp. Every root is resolved to
+// its real path; one that does not exist is skipped, not created. It fails
+// on / as a root, on a relative configured path, and on a root inside a
+// protected path such as wisp's home.
+func NewSpec(o SpecOptions) (Spec, error) {
+	o = o.withDefaults()
+	if err := o.check(); err != nil {
+		return Spec{}, err
+	}
+	spec := Spec{Network: o.AllowNetwork}
+	if err := spec.addLaunchDir(o.LaunchDir); err != nil {
+		return Spec{}, err
+	}
+	e := env{getenv: o.Getenv, home: o.UserHome, goos: o.GOOS}
+	if err := spec.addFound(append(e.tempDirs(), e.cacheDirs()...)); err != nil {
+		return Spec{}, err
+	}
+	for _, list := range []struct {
+		name  string
+		paths []string
+	}{{"commandPolicy.sandbox.writablePaths", o.WritablePaths}, {"a granted folder", o.Granted}} {
+		if err := spec.addConfigured(list.name, list.paths, o.UserHome); err != nil {
+			return Spec{}, err
+		}
+	}
+	spec.protect(o.WispHome, o.UserHome)
+	return spec, spec.checkRootsOutsideProtected()
+}
+
+func (o SpecOptions) withDefaults() SpecOptions {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.GOOS == "" {
+		o.GOOS = runtime.GOOS
+	}
+	return o
+}
+
+func (o SpecOptions) check() error {
+	for _, f := range []struct{ name, path string }{
+		{"the launch directory", o.LaunchDir}, {"wisp's home", o.WispHome}, {"your home directory", o.UserHome},
+	} {
+		if !filepath.IsAbs(f.path) {
+			return fmt.Errorf("sandbox: %s must be an absolute path, not %q", f.name, f.path)
+		}
+	}
+	return nil
+}
+
+func (s *Spec) addLaunchDir(dir string) error {
+	real, err := realpath(dir)
+	if err != nil {
+		return fmt.Errorf("sandbox: resolve the launch directory: %w", err)
+	}
+	return s.addRoot(real, "the launch directory")
+}
+
+// addFound adds the temporary and cache folders that exist. They come from
+// the environment, so a relative or empty one is not a folder to add.
+func (s *Spec) addFound(paths []string) error {
+	for _, p := range paths {
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		if err := s.addIfExists(p, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Spec) addConfigured(name string, paths []string, home string) error {
+	for _, p := range paths {
+		abs := expandHome(p, home)
+		if !filepath.IsAbs(abs) {
+			return fmt.Errorf("sandbox: %s %q is not an absolute path; write it as /… or ~/…", name, p)
+		}
+		if err := s.addIfExists(abs, name+" "+p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Spec) addIfExists(p, what string) error {
+	real, err := realpath(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		s.Skipped = appendNew(s.Skipped, filepath.Clean(p))
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sandbox: resolve %s: %w", what, err)
+	}
+	return s.addRoot(real, what)
+}
+
+func (s *Spec) addRoot(real, what string) error {
+	if real == "/" {
+		return &RootError{What: what, Err: ErrRootIsSlash}
+	}
+	s.Roots = appendNew(s.Roots, real)
+	return nil
+}
+
+// protect lists wisp's home and each repository root's git files.
+func (s *Spec) protect(wispHome, userHome string) {
+	forms := protectedForms(wispHome)
+	s.Home = forms[0]
+	s.Protected = appendNew(s.Protected, forms...)
+	for _, root := range s.Roots {
+		for _, p := range gitProtected(root, userHome) {
+			s.Protected = appendNew(s.Protected, protectedForms(p)...)
+		}
+	}
+}
+
+// checkRootsOutsideProtected refuses a root inside a protected path: the
+// kernel's grant for the root would reopen what the protection closes.
+func (s *Spec) checkRootsOutsideProtected() error {
+	for _, r := range s.Roots {
+		for _, p := range s.Protected {
+			if within(r, p) {
+				return &RootError{What: r, Err: fmt.Errorf("it lies inside %s, which the sandbox keeps unwritable", p)}
+			}
+		}
+	}
+	return nil
+}
+
+// RootError says why a folder cannot be a writable root.
+type RootError struct {
+	What string // which root: "the launch directory", a configured path
+	Err  error
+}
+
+func (e *RootError) Error() string {
+	return fmt.Sprintf("sandbox: %s cannot be a writable root: %v", e.What, e.Err)
+}
+
+func (e *RootError) Unwrap() error { return e.Err }
+
+// Hint says what to do about it.
+func (e *RootError) Hint() string {
+	if errors.Is(e.Err, ErrRootIsSlash) {
+		return "launch wisp in a project folder, and keep / out of commandPolicy.sandbox.writablePaths"
+	}
+	return "remove it from commandPolicy.sandbox.writablePaths, or set WISP_HOME elsewhere"
+}

@@ -1,0 +1,71 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// runInUserNamespace is the first stage of NamespaceUser. A Go program is
+// multithreaded, and the kernel lets only a single-threaded process
+// unshare a user namespace, so the helper starts itself again (the second
+// stage, namespaceEntered) in a new user and mount namespace, with its own
+// uid and gid mapped to themselves and CAP_SYS_ADMIN kept across the exec
+// as an ambient capability for the mounts. This stage waits and passes on
+// how the command ended. It is not confined, and the command cannot signal
+// it: Landlock's scoping keeps signals inside the sandbox.
+func runInUserNamespace(h helperArgs) (int, error) {
+	h.ns = namespaceEntered
+	cmd := &exec.Cmd{
+		Path:   "/proc/self/exe", // this very binary, whatever its path has become since
+		Args:   append([]string{os.Args[0]}, h.encode()...),
+		Stdin:  os.Stdin,
+		Stdout: os.Stdout,
+		Stderr: os.Stderr,
+		SysProcAttr: &syscall.SysProcAttr{
+			Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+			UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}},
+			GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}},
+			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN},
+			// Tied to this (locked) thread: if the helper dies, so does the command.
+			Pdeathsig: syscall.SIGKILL,
+		},
+	}
+	signals := make(chan os.Signal, 4)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+	if err := cmd.Start(); err != nil {
+		return 0, fmt.Errorf("start the command in a user namespace: %w", err)
+	}
+	go forwardSignals(signals, cmd.Process)
+	_ = cmd.Wait()
+	return passOn(cmd.ProcessState), nil
+}
+
+// forwardSignals passes SIGTERM and SIGHUP, which are often sent to one
+// pid, to the command. SIGINT and SIGQUIT come from the terminal to the
+// whole process group, which the command is in already: passing them on
+// would deliver them twice. This stage only waits, so it ignores them all.
+func forwardSignals(signals <-chan os.Signal, p *os.Process) {
+	for s := range signals {
+		if s == syscall.SIGTERM || s == syscall.SIGHUP {
+			_ = p.Signal(s)
+		}
+	}
+}
+
+// passOn ends this stage the way the command ended: with its exit status,
+// or killed by the same signal.
+func passOn(state *os.ProcessState) int {
+	status, ok := state.Sys().(syscall.WaitStatus)
+	if !ok || !status.Signaled() {
+		return state.ExitCode()
+	}
+	sig := status.Signal()
+	signal.Reset(sig)
+	_ = syscall.Kill(os.Getpid(), sig)
+	return 128 + int(sig)
+}
