@@ -91,6 +91,8 @@ risk calls for.`,
 		newVersionCmd(app),
 		newConfigCmd(app),
 		newDoctorCmd(app),
+		newRunCmd(app),
+		newApprovalsCmd(app),
 		// Later command groups add themselves here, one line each.
 	)
 	return root

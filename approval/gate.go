@@ -1,0 +1,200 @@
+// Package approval owns the gate: which commands ask a person (risk levels
+// against approval.threshold), what stays approved (the session's memory
+// and approvals.json), the rules of record 0064 for a request to run outside
+// the sandbox, and the Approver interface with its kinds (terminal,
+// out-of-band, auto, denying). When several approvers can ask, they ask at
+// once; the first answer wins and the others are withdrawn.
+package approval
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/wisp-sh/wisp/audit"
+	"github.com/wisp-sh/wisp/policy"
+	"github.com/wisp-sh/wisp/runner"
+)
+
+// OutsideReason is the first reason of every outside-sandbox request (0064 item 4).
+const OutsideReason = "runs OUTSIDE the sandbox: it may write anywhere you can, ~/.wisp included; this one run only"
+
+// Gate implements runner.Gate.
+type Gate struct {
+	// Threshold is approval.threshold: the lowest level that asks, or
+	// "never".
+	Threshold string
+	Held      *Held
+	Approvers []Approver
+	Audit     *audit.Logger
+	// Project is the project root that project approvals are keyed by.
+	Project string
+	// NoPersonWhy replaces the end of 0064 item 6's refusal for a face that
+	// knows better why nobody can be asked (MCP: the client cannot ask).
+	NoPersonWhy string
+}
+
+var _ runner.Gate = (*Gate)(nil)
+
+// Clear decides whether a model's command may run.
+func (g *Gate) Clear(ctx context.Context, gr runner.GateRequest) (runner.Clearance, error) {
+	req := g.request(gr)
+	if !gr.OutsideSandbox {
+		if ok, by, err := g.passes(req); err != nil || ok {
+			return runner.Clearance{Approved: ok, By: by}, err
+		}
+	}
+	approvers := g.eligible(req)
+	if len(approvers) == 0 {
+		return g.refuseNoPerson(req), nil
+	}
+	g.log(audit.ApprovalRequested{ID: req.ID, Command: req.Line, Cwd: req.Dir, Level: req.Level.String(),
+		Reasons: req.Reasons, OutsideSandbox: req.OutsideSandbox, Faces: names(approvers)})
+	ans, err := race(ctx, approvers, req)
+	if errors.Is(err, ErrCannotAsk) {
+		return g.refuseNoPerson(req), nil
+	}
+	if err != nil {
+		g.log(audit.ApprovalDecided{ID: req.ID, Command: req.Line, Decision: "withdrawn", Reason: err.Error(), OutsideSandbox: req.OutsideSandbox})
+		return runner.Clearance{}, err
+	}
+	return g.decide(req, ans)
+}
+
+// request builds the question: an outside-sandbox request is asked at
+// moderate at least, with its reason first, offering only once.
+func (g *Gate) request(gr runner.GateRequest) Request {
+	req := Request{ID: newID(), Line: gr.Line, Dir: gr.Dir, OutsideSandbox: gr.OutsideSandbox,
+		Level: gr.Decision.Risk.Level, Reasons: gr.Decision.Risk.Reasons, Scopes: AllScopes}
+	if gr.OutsideSandbox {
+		req.Level = max(req.Level, policy.Moderate)
+		req.Reasons = append([]string{OutsideReason}, req.Reasons...)
+		req.Scopes = []Scope{Once}
+	}
+	return req
+}
+
+// passes reports whether an ordinary request needs no one: below the
+// threshold, or held.
+func (g *Gate) passes(req Request) (bool, string, error) {
+	if g.Threshold == "never" {
+		return true, "threshold never", nil
+	}
+	threshold, err := policy.ParseLevel(g.Threshold)
+	if err != nil {
+		return false, "", fmt.Errorf("approval.threshold: %w", err)
+	}
+	if req.Level < threshold {
+		return true, "below the threshold", nil
+	}
+	scope, err := g.Held.Covers(req.Line, g.Project)
+	if err != nil {
+		return false, "", err
+	}
+	if scope != "" {
+		g.log(audit.ApprovalDecided{ID: req.ID, Command: req.Line, Decision: "approve", By: "held", Scope: string(scope)})
+		return true, "held " + string(scope), nil
+	}
+	return false, "", nil
+}
+
+// eligible drops approvers that cannot answer this request: for an
+// outside-sandbox request, those that ask no person.
+func (g *Gate) eligible(req Request) []Approver {
+	var out []Approver
+	for _, a := range g.Approvers {
+		if req.OutsideSandbox && !a.AsksAPerson() {
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+// refuseNoPerson is 0064 item 6: no one to ask, no run.
+func (g *Gate) refuseNoPerson(req Request) runner.Clearance {
+	why := "no one can be asked here"
+	for _, a := range g.Approvers {
+		if _, ok := a.(Auto); ok {
+			why += " (--yes does not answer it)"
+		}
+	}
+	if g.NoPersonWhy != "" {
+		why = g.NoPersonWhy
+	}
+	msg := "error: command not approved: no one can be asked here to approve it; ask the person to run it themselves"
+	if req.OutsideSandbox {
+		msg = "error: command not approved: running outside the sandbox is asked of a person every time, and " + why +
+			"; run it without outsideSandbox, or ask the person to run it themselves"
+	}
+	g.log(audit.ApprovalDecided{ID: req.ID, Command: req.Line, Decision: "refused", By: "gate", Reason: why, OutsideSandbox: req.OutsideSandbox})
+	return runner.Clearance{Message: msg}
+}
+
+// decide turns the winning answer into a clearance: an outside-sandbox
+// answer is once whatever scope came, and is never kept.
+func (g *Gate) decide(req Request, ans Answer) (runner.Clearance, error) {
+	ev := audit.ApprovalDecided{ID: req.ID, Command: req.Line, By: ans.By, Scope: string(ans.Scope),
+		OutsideSandbox: req.OutsideSandbox, Reason: ans.Reason}
+	if !ans.Approve {
+		ev.Decision = "deny"
+		if ans.Reason == "expired" {
+			ev.Decision = "expired"
+		}
+		g.log(ev)
+		return runner.Clearance{Message: denialMessage(req, ans), By: ans.By}, nil
+	}
+	ev.Decision = "approve"
+	if req.OutsideSandbox && ans.Scope != Once && ans.Scope != "" {
+		ev.DowngradedFrom, ev.Scope, ans.Scope = string(ans.Scope), string(Once), Once
+	}
+	g.log(ev)
+	if !req.OutsideSandbox {
+		if err := g.Held.Keep(req.Line, g.Project, ans.Scope); err != nil {
+			return runner.Clearance{}, err
+		}
+	}
+	return runner.Clearance{Approved: true, By: ans.By, Scope: string(ans.Scope)}, nil
+}
+
+func denialMessage(req Request, ans Answer) string {
+	what := "the person denied it"
+	switch {
+	case ans.Reason == "expired":
+		what = "nobody answered before the request expired, and silence is a denial"
+	case ans.Reason != "":
+		what = ans.Reason
+	}
+	if req.OutsideSandbox {
+		return "error: command not approved: " + what + "; it did not run, in or outside the sandbox"
+	}
+	return "error: command not approved: " + what + "; it did not run"
+}
+
+func (g *Gate) log(e audit.Event) {
+	if g.Audit != nil {
+		_ = g.Audit.Log(e)
+	}
+}
+
+func names(as []Approver) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = a.Name()
+	}
+	return out
+}
+
+func newID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// DowngradeNote is 0064 item 5's wording for a scope taken as once.
+func DowngradeNote(asked Scope, line string) string {
+	return fmt.Sprintf("approved once, outside the sandbox (%s is taken as once): %s", asked, strings.TrimSpace(line))
+}

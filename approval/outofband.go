@@ -1,0 +1,67 @@
+package approval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/wisp-sh/wisp/audit"
+	"github.com/wisp-sh/wisp/pending"
+)
+
+// OutOfBand files the question in the pending channel, where wisp-bar or
+// `wisp approvals` answers it from anywhere, and waits for the answer.
+type OutOfBand struct {
+	Channel *pending.Channel
+	Face    string // chat, respond, mcp, run
+	Audit   *audit.Logger
+}
+
+func (o *OutOfBand) Name() string      { return "pending" }
+func (o *OutOfBand) AsksAPerson() bool { return true }
+
+// Ask files the request and waits. Silence until it expires is a denial;
+// a withdrawal (another face answered first, Ctrl-C) removes the files.
+func (o *OutOfBand) Ask(ctx context.Context, req Request) (Answer, error) {
+	filed, err := o.Channel.File(ctx, o.pendingRequest(req))
+	if err != nil {
+		return Answer{}, fmt.Errorf("file the request in the pending channel: %w", err)
+	}
+	o.log(audit.ApprovalPending{ID: req.ID, Command: req.Line, File: filed.File,
+		OutsideSandbox: req.OutsideSandbox, ExpiresAt: filed.Request.ExpiresAt})
+	d, err := filed.Wait(ctx)
+	switch {
+	case errors.Is(err, pending.ErrExpired):
+		return Answer{Approve: false, By: "pending", Reason: "expired"}, nil
+	case err != nil && ctx.Err() != nil:
+		return Answer{}, ctx.Err()
+	case err != nil:
+		return Answer{}, err
+	}
+	scope := Scope(d.Scope)
+	if d.DowngradedFrom != "" {
+		scope = Scope(d.DowngradedFrom) // the gate takes it as once and audits what was asked
+	}
+	return Answer{Approve: d.Approved, Scope: scope, By: d.Answer.By}, nil
+}
+
+func (o *OutOfBand) pendingRequest(req Request) pending.Request {
+	kind := pending.KindCommand
+	if req.OutsideSandbox {
+		kind = pending.KindOutsideSandbox
+	}
+	scopes := make([]string, len(req.Scopes))
+	for i, s := range req.Scopes {
+		scopes[i] = string(s)
+	}
+	return pending.Request{
+		Kind: kind, Command: req.Line, Cwd: req.Dir, OutsideSandbox: req.OutsideSandbox,
+		Level: req.Level.String(), Reasons: req.Reasons, Scopes: scopes, Face: o.Face,
+	}
+}
+
+func (o *OutOfBand) log(e audit.Event) {
+	if o.Audit != nil {
+		_ = o.Audit.Log(e)
+	}
+}

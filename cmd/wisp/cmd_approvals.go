@@ -1,0 +1,228 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/wisp-sh/wisp/approval"
+	"github.com/wisp-sh/wisp/pending"
+)
+
+func newApprovalsCmd(app *App) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "approvals",
+		Short: "Answer waiting approval requests, and show or drop held approvals",
+		Long: `Requests filed out of band (approval.outOfBand) wait in ~/.wisp/pending/
+until a person answers them here or in wisp-bar. Each answer is bound by
+SHA-256 to the exact request shown, so an edited request is refused.
+
+A request to run OUTSIDE the sandbox is approved once at most: a wider
+scope is taken as once.`,
+	}
+	cmd.AddCommand(newApprovalsPendingCmd(app), newApprovalsAnswerCmd(app, "approve"),
+		newApprovalsAnswerCmd(app, "deny"), newApprovalsListCmd(app), newApprovalsForgetCmd(app))
+	return cmd
+}
+
+func (a *App) channel() (*pending.Channel, error) {
+	home, err := a.Home()
+	if err != nil {
+		return nil, err
+	}
+	return pending.New(home.PendingDir(), pending.WithClock(a.Now)), nil
+}
+
+func newApprovalsPendingCmd(app *App) *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "pending",
+		Short: "List the requests waiting for an answer, newest first",
+		Args:  noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			ch, err := app.channel()
+			if err != nil {
+				return err
+			}
+			list, err := ch.List()
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				return printPendingJSON(app.Stdout, list)
+			}
+			return printPending(app.Stdout, list, app.Now(), isTerminal(app.Stdout))
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print a JSON array of the requests")
+	return cmd
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// printPending is the table. On a terminal an outside-sandbox line is
+// prefixed OUTSIDE THE SANDBOX: (0064 item 7); piped, the column stays the
+// command, for a script.
+func printPending(w io.Writer, list []pending.Pending, now time.Time, tty bool) error {
+	if len(list) == 0 {
+		_, err := fmt.Fprintln(w, "no requests are waiting")
+		return err
+	}
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tDIGEST\tLEVEL\tAGE\tCWD\tCOMMAND")
+	for _, p := range list {
+		r := p.Request
+		line := r.Command
+		if tty && r.OutsideSandbox {
+			line = "OUTSIDE THE SANDBOX: " + line
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, pending.Digest(p.Binding), r.Level,
+			age(now.Sub(r.RequestedAt)), r.Cwd, line)
+	}
+	return tw.Flush()
+}
+
+func age(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm", int(d.Minutes()))
+	}
+	return fmt.Sprintf("%dh", int(d.Hours()))
+}
+
+type pendingJSON struct {
+	pending.Request
+	Binding string `json:"binding"`
+	Digest  string `json:"digest"`
+}
+
+func printPendingJSON(w io.Writer, list []pending.Pending) error {
+	out := make([]pendingJSON, 0, len(list))
+	for _, p := range list {
+		out = append(out, pendingJSON{p.Request, p.Binding, pending.Digest(p.Binding)})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func newApprovalsAnswerCmd(app *App, decision string) *cobra.Command {
+	var scope string
+	cmd := &cobra.Command{
+		Use:   decision + " ID",
+		Short: map[string]string{"approve": "Approve a waiting request", "deny": "Deny a waiting request"}[decision],
+		Args:  exactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runApprovalsAnswer(app, args[0], decision, scope)
+		},
+	}
+	if decision == "approve" {
+		cmd.Flags().StringVar(&scope, "scope", "once", "once, session, project or always (outside the sandbox: once only)")
+	}
+	return cmd
+}
+
+func runApprovalsAnswer(app *App, id, decision, scope string) error {
+	if _, err := approval.ParseScope(scope); decision == "approve" && err != nil {
+		return usageError{err}
+	}
+	ch, err := app.channel()
+	if err != nil {
+		return err
+	}
+	p, err := ch.Get(id)
+	if err != nil {
+		return withHint(err, "run wisp approvals pending to see what waits")
+	}
+	ans, err := ch.Answer(p, decision, scope, "wisp approvals")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(app.Stdout, answerSummary(p.Request, ans, scope))
+	return err
+}
+
+// answerSummary echoes what was decided, with 0064 item 5's wording for a
+// scope taken as once.
+func answerSummary(r pending.Request, ans pending.Answer, asked string) string {
+	switch {
+	case ans.Decision == pending.DecisionDeny:
+		return "denied: " + r.Command
+	case r.OutsideSandbox && asked != "" && asked != pending.ScopeOnce:
+		return approval.DowngradeNote(approval.Scope(asked), r.Command)
+	case r.OutsideSandbox:
+		return "approved once, outside the sandbox: " + r.Command
+	}
+	return fmt.Sprintf("approved %s: %s", ans.Scope, r.Command)
+}
+
+func newApprovalsListCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "Show the held project and always approvals (approvals.json)",
+		Args:  noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			home, err := app.Home()
+			if err != nil {
+				return err
+			}
+			entries, err := approval.NewHeld(home).List()
+			if err != nil {
+				return err
+			}
+			if len(entries) == 0 {
+				_, err := fmt.Fprintln(app.Stdout, "no approvals are held")
+				return err
+			}
+			for _, e := range entries {
+				where := "everywhere"
+				if e.Scope == approval.Project {
+					where = e.Project
+				}
+				fmt.Fprintf(app.Stdout, "%-7s %s  (%s)\n", e.Scope, e.Line, where)
+			}
+			return nil
+		},
+	}
+}
+
+func newApprovalsForgetCmd(app *App) *cobra.Command {
+	var all bool
+	cmd := &cobra.Command{
+		Use:   "forget LINE | --all",
+		Short: "Drop held approvals of LINE, or all of them",
+		RunE: func(_ *cobra.Command, args []string) error {
+			if all == (len(args) == 1) || len(args) > 1 {
+				return usageError{errors.New("wisp approvals forget takes one LINE, or --all")}
+			}
+			home, err := app.Home()
+			if err != nil {
+				return err
+			}
+			line := ""
+			if len(args) == 1 {
+				line = args[0]
+			}
+			n, err := approval.NewHeld(home).Forget(line, all)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintf(app.Stdout, "forgot %d held approval(s)\n", n)
+			return err
+		},
+	}
+	cmd.Flags().BoolVar(&all, "all", false, "drop every held approval")
+	return cmd
+}

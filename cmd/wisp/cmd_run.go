@@ -1,0 +1,192 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/pending"
+	"github.com/wisp-sh/wisp/policy"
+	"github.com/wisp-sh/wisp/runner"
+)
+
+type runOptions struct {
+	runnerOptions
+	ask     bool
+	yes     bool
+	outside bool
+	json    bool
+	timeout time.Duration
+	line    string
+}
+
+func newRunCmd(app *App) *cobra.Command {
+	var opts runOptions
+	cmd := &cobra.Command{
+		Use:   "run [flags] -- LINE",
+		Short: "Run a command line as the person, through the lists and the sandbox",
+		Long: `Run LINE as a command you typed yourself (chat's ! and !!): the operator's
+deny and allow lists apply, no risk check and no approval, and it runs in the
+sandbox unless --outside-sandbox. Output streams to the terminal; afterwards a
+note on stderr says what the sandbox refused, if anything. The exit status is
+the command's; 3 means the lists denied it.
+
+With several arguments after --, they are quoted and joined as a shell would
+see them; one argument is the line as typed.`,
+		Example: `  wisp run -- make test
+  wisp run -- 'grep -r TODO . | wc -l'
+  wisp run --outside-sandbox -- brew upgrade`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError{fmt.Errorf("wisp run needs a command line; usage: %s", cmd.UseLine())}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.line = lineFromArgs(args)
+			return runRun(cmd, app, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.SetInterspersed(false) // flags after the line belong to the line
+	f.BoolVar(&opts.outside, "outside-sandbox", false, "run this one line outside the sandbox (the operator's switch allowing)")
+	f.BoolVar(&opts.ask, "ask", false, "send LINE through the gate as the model's command would be: risk, threshold, held approvals, a person asked (exit 4 if not approved)")
+	f.BoolVar(&opts.yes, "yes", false, "with --ask: approve what may be approved without a person (never a run outside the sandbox)")
+	f.BoolVar(&opts.json, "json", false, "print one JSON object with the outcome instead of streaming")
+	f.DurationVar(&opts.timeout, "timeout", 0, "end the command (and its processes) after this long, e.g. 30s; none by default")
+	f.BoolVar(&opts.unsafe, "unsafe", false, "run without the sandbox (every run says so)")
+	return cmd
+}
+
+// lineFromArgs: one argument is the line as typed; several are quoted and
+// joined as a shell would see them.
+func lineFromArgs(args []string) string {
+	if len(args) == 1 {
+		return args[0]
+	}
+	return policy.ShellJoin(args)
+}
+
+func runRun(cmd *cobra.Command, app *App, opts runOptions) error {
+	s, err := newSession(app, opts.runnerOptions)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	req := runner.Request{
+		Line: opts.line, Origin: runner.Person, OutsideSandbox: opts.outside, Timeout: opts.timeout,
+		InSandboxHint: "run it without --outside-sandbox to run it in the sandbox",
+	}
+	if opts.ask {
+		// The model's terms: the gate, stdin from /dev/null, the model's limit.
+		req.Origin = runner.Model
+		s.wireGate(gateOptions{face: pending.FaceRun, terminal: !opts.json, yes: opts.yes})
+	}
+	if !opts.json {
+		req.Live = app.Stdout
+		if !opts.ask {
+			req.Stdin = app.Stdin
+		}
+		if opts.outside && !opts.ask && s.runner.Resolve(true) == runner.ModeOutside {
+			fmt.Fprintln(app.Stderr, runner.OutsideTypedNote)
+		}
+	}
+	res, err := s.runner.Run(cmd.Context(), req)
+	if err != nil {
+		return err
+	}
+	if opts.json {
+		return printRunJSON(app, res)
+	}
+	return finishRun(app, res)
+}
+
+// finishRun prints the person's notes on stderr and passes on the status.
+func finishRun(app *App, res runner.Result) error {
+	switch {
+	case res.Denied:
+		return &exitError{code: exitDenied, err: fmt.Errorf("%s", strings.TrimPrefix(res.Message, "error: "))}
+	case res.NotApproved:
+		return &exitError{code: exitNotApproved, err: fmt.Errorf("%s", strings.TrimPrefix(res.Message, "error: "))}
+	case res.Unavailable:
+		return withHint(fmt.Errorf("%s", strings.TrimPrefix(res.Message, "error: ")),
+			"run wisp doctor to see what the sandbox needs here")
+	}
+	for _, note := range personNotes(res) {
+		fmt.Fprintln(app.Stderr, note)
+	}
+	if res.ExitCode != 0 {
+		return &exitError{code: shellStatus(res.ExitCode), quiet: true}
+	}
+	return nil
+}
+
+// personNotes are the `·` lines a person reads after their command.
+func personNotes(res runner.Result) []string {
+	var notes []string
+	switch {
+	case res.TimedOut:
+		notes = append(notes, "· "+strings.Trim(res.StatusLine(), "[]"))
+	case res.Canceled:
+		notes = append(notes, "· stopped")
+	}
+	if res.PersonNote != "" {
+		notes = append(notes, res.PersonNote)
+	} else if res.SandboxLine != "" && !res.OutsideSandbox && res.Refusal.Verdict == "" {
+		notes = append(notes, "· "+strings.TrimPrefix(res.SandboxLine, "sandbox: "))
+	}
+	return notes
+}
+
+func shellStatus(code int) int {
+	if code < 0 || code > 255 {
+		return exitFailure
+	}
+	return code
+}
+
+type runJSON struct {
+	Line           string   `json:"line"`
+	Ran            bool     `json:"ran"`
+	Denied         bool     `json:"denied,omitempty"`
+	NotApproved    bool     `json:"notApproved,omitempty"`
+	Message        string   `json:"message,omitempty"`
+	ExitCode       int      `json:"exitCode"`
+	TimedOut       bool     `json:"timedOut"`
+	Sandbox        string   `json:"sandbox,omitempty"`
+	OutsideSandbox bool     `json:"outsideSandbox"`
+	Verdict        string   `json:"verdict,omitempty"`
+	Paths          []string `json:"paths,omitempty"`
+	Note           string   `json:"note,omitempty"`
+	SandboxLine    string   `json:"sandboxLine,omitempty"`
+	Output         string   `json:"output"`
+	OutputID       string   `json:"outputId,omitempty"`
+	OutputBytes    int64    `json:"outputBytes"`
+}
+
+func printRunJSON(app *App, res runner.Result) error {
+	out := runJSON{
+		Line: res.Line, Ran: res.Ran, Denied: res.Denied, NotApproved: res.NotApproved, Message: res.Message,
+		ExitCode: res.ExitCode, TimedOut: res.TimedOut, Sandbox: res.Sandbox,
+		OutsideSandbox: res.OutsideSandbox, Verdict: string(res.Refusal.Verdict),
+		Paths: res.Refusal.Paths, Note: res.PersonNote, SandboxLine: res.SandboxLine,
+		Output: res.Output, OutputID: res.OutputID, OutputBytes: res.OutputBytes,
+	}
+	enc := json.NewEncoder(app.Stdout)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	switch {
+	case res.Denied:
+		return &exitError{code: exitDenied, quiet: true}
+	case res.NotApproved:
+		return &exitError{code: exitNotApproved, quiet: true}
+	case !res.Ran:
+		return &exitError{code: exitFailure, quiet: true}
+	case res.ExitCode != 0:
+		return &exitError{code: shellStatus(res.ExitCode), quiet: true}
+	}
+	return nil
+}

@@ -1,0 +1,157 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// execSpec is one process to run: argv in dir, output to out.
+type execSpec struct {
+	argv    []string
+	dir     string
+	env     []string  // nil: wisp's own environment
+	stdin   io.Reader // nil: /dev/null
+	out     io.Writer // stdout and stderr, in the order they were written
+	timeout time.Duration
+	grace   time.Duration // between SIGTERM and SIGKILL
+}
+
+type execResult struct {
+	exitCode int
+	timedOut bool
+	canceled bool
+	duration time.Duration
+}
+
+// defaultGrace is how long a command has to end after SIGTERM.
+const defaultGrace = 2 * time.Second
+
+// execute runs spec in a process group of its own and waits. A time limit
+// or a cancelled ctx ends the whole group: SIGTERM, then SIGKILL after the
+// grace period. The error is only for a command that could not start.
+func execute(ctx context.Context, spec execSpec) (execResult, error) {
+	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
+	cmd.Dir, cmd.Env = spec.dir, spec.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	stdin, closeStdin, err := openStdin(spec.stdin)
+	if err != nil {
+		return execResult{}, err
+	}
+	defer closeStdin()
+	cmd.Stdin = stdin
+	// One pipe for both streams keeps their order; the copy ends when the
+	// last holder of the write end (any process of the group) goes away.
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		return execResult{}, fmt.Errorf("make the output pipe: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = pw, pw
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		pr.Close()
+		pw.Close()
+		return execResult{}, fmt.Errorf("start %s: %w", spec.argv[0], err)
+	}
+	pw.Close()
+	copied := make(chan struct{})
+	go func() { io.Copy(spec.out, pr); close(copied) }()
+	res := waitGroup(ctx, cmd, spec)
+	drain(pr, copied, cmd.Process.Pid)
+	res.duration = time.Since(start)
+	return res, nil
+}
+
+func openStdin(r io.Reader) (io.Reader, func(), error) {
+	if r != nil {
+		return r, func() {}, nil
+	}
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		return nil, nil, fmt.Errorf("open %s for stdin: %w", os.DevNull, err)
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// waitGroup waits for the command, ending its group on timeout or cancel.
+func waitGroup(ctx context.Context, cmd *exec.Cmd, spec execSpec) execResult {
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var limit <-chan time.Time
+	if spec.timeout > 0 {
+		t := time.NewTimer(spec.timeout)
+		defer t.Stop()
+		limit = t.C
+	}
+	var res execResult
+	select {
+	case err := <-done:
+		res.exitCode = exitCodeOf(err)
+		return res
+	case <-limit:
+		res.timedOut = true
+	case <-ctx.Done():
+		res.canceled = true
+	}
+	res.exitCode = endGroup(cmd.Process.Pid, done, spec.grace)
+	return res
+}
+
+// endGroup sends SIGTERM to the group, then SIGKILL if it is still there
+// after grace, and returns the leader's exit code.
+func endGroup(pgid int, done <-chan error, grace time.Duration) int {
+	if grace <= 0 {
+		grace = defaultGrace
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case err := <-done:
+		_ = syscall.Kill(-pgid, syscall.SIGKILL) // stragglers that ignored TERM
+		return exitCodeOf(err)
+	case <-t.C:
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	return exitCodeOf(<-done)
+}
+
+// drain waits for the output copy to finish. A process that left the
+// group (setsid, a daemon) may hold the pipe open forever: after the
+// leader is gone, the group is killed and a short wait ends the copy.
+func drain(pr *os.File, copied <-chan struct{}, pgid int) {
+	select {
+	case <-copied:
+		pr.Close()
+		return
+	case <-time.After(200 * time.Millisecond):
+	}
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	select {
+	case <-copied:
+	case <-time.After(time.Second):
+	}
+	pr.Close()
+	<-copied
+}
+
+// exitCodeOf maps Wait's error to a shell-style status: the code, or 128+N
+// for a signal.
+func exitCodeOf(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) {
+		return -1
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ee.ExitCode()
+}

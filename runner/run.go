@@ -1,0 +1,199 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/wisp-sh/wisp/audit"
+	"github.com/wisp-sh/wisp/policy"
+	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/refusal"
+)
+
+// execute wraps, runs and checks one cleared line.
+func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result) (Result, error) {
+	argv, backend, err := r.argv(req.Line, mode)
+	if err != nil {
+		res.Unavailable, res.Message = true, unavailableMessage(err)
+		r.auditOutcome(req, res)
+		return res, nil
+	}
+	res.Sandbox, res.OutsideSandbox = backend, mode == ModeOutside
+	id, file, err := r.Store.Create()
+	if err != nil {
+		return res, err
+	}
+	view := newCapture(r.Config.Limits.OutputBytes)
+	out := io.MultiWriter(view, file)
+	if req.Live != nil {
+		out = io.MultiWriter(view, file, req.Live)
+	}
+	er, err := execute(ctx, execSpec{
+		argv: argv, dir: r.dir(), env: r.Env, stdin: req.Stdin, out: out,
+		timeout: r.timeout(req), grace: r.Grace,
+	})
+	file.Close()
+	_ = r.Store.Prune()
+	if err != nil {
+		return res, err
+	}
+	res.Ran = true
+	res.ExitCode, res.TimedOut, res.Canceled, res.Duration = er.exitCode, er.timedOut, er.canceled, er.duration
+	res.Output, res.OutputID, res.OutputBytes = view.View(id), id, view.Total()
+	res.Timeout = r.timeout(req)
+	r.checkRefusal(mode, view, &res)
+	r.auditOutcome(req, res)
+	return res, nil
+}
+
+// checkRefusal reads a failed, confined command's output for the
+// sandbox's refusal (0054) and sets the one sandbox: line.
+func (r *Runner) checkRefusal(mode Mode, view *capture, res *Result) {
+	switch {
+	case mode == ModeOutside && res.Origin == Person:
+		res.SandboxLine = ranOutsideTypedLine
+		return
+	case mode == ModeOutside:
+		res.SandboxLine = ranOutsideLine
+		return
+	case mode == ModeSandboxOff && res.SandboxLine == "":
+		res.SandboxLine = r.offLine()
+		return
+	case mode != ModeConfined || res.ExitCode == 0:
+		return
+	}
+	res.Refusal = refusal.Check(r.refusalInput(view.Bytes()))
+	offer := r.Config.CommandPolicy.Sandbox.AllowOutsideSandbox
+	res.SandboxLine = res.Refusal.ModelLine(r.Spec.Roots, offer)
+	res.PersonNote = res.Refusal.PersonNote(r.Spec.Roots)
+}
+
+// offLine says on every run that the sandbox is off, and who turned it off.
+func (r *Runner) offLine() string {
+	if r.Unsafe {
+		return "sandbox: off (--unsafe): this command ran unconfined"
+	}
+	return "sandbox: off (commandPolicy.sandbox.enabled is false): this command ran unconfined"
+}
+
+func unavailableMessage(err error) string {
+	return fmt.Sprintf("error: command not run: %v; wisp runs no command unconfined unless told to "+
+		"(commandPolicy.sandbox.enabled false, or --unsafe)", err)
+}
+
+func (r *Runner) auditDecision(req Request, d policy.Decision, mode Mode) {
+	ev := audit.PolicyDecision{
+		Origin: string(req.Origin), Command: req.Line, Allowed: d.Allowed,
+		Segment: d.Segment, Rule: d.Rule, Reason: d.Reason,
+		Level: d.Risk.Level.String(), Reasons: d.Risk.Reasons,
+	}
+	if req.OutsideSandbox {
+		switch mode {
+		case ModeSandboxOff, ModeNested:
+			ev.OutsideSandboxIgnored = ignoredReason(mode)
+		default:
+			ev.OutsideSandbox = true
+			if d.Allowed && mode == ModeOutside {
+				no := false
+				ev.Sandbox = &no
+			}
+		}
+	}
+	r.log(ev)
+}
+
+func (r *Runner) auditOutcome(req Request, res Result) {
+	out := audit.CommandOutcome{
+		Command: req.Line, Origin: string(req.Origin), ExitCode: res.ExitCode,
+		TimedOut: res.TimedOut, Canceled: res.Canceled, Sandbox: res.Sandbox,
+		OutsideSandbox: res.OutsideSandbox, SandboxRefusal: string(res.Refusal.Verdict),
+		SandboxPaths: res.Refusal.Paths, Unprotected: unprotectedPaths(r.Spec),
+		OutputID: res.OutputID, OutputBytes: res.OutputBytes, DurationMS: res.Duration.Milliseconds(),
+	}
+	if res.Unavailable {
+		out.ExitCode = -1
+	}
+	r.log(out)
+	if req.Origin == Person {
+		r.log(audit.CommandTyped{
+			Command: req.Line, OutsideSandbox: req.OutsideSandbox, ExitCode: res.ExitCode,
+			SandboxRefused: res.Refusal.Verdict == refusal.Refused || res.Refusal.Verdict == refusal.Guess,
+			SandboxRefusal: string(res.Refusal.Verdict), SandboxPaths: res.Refusal.Paths,
+		})
+	}
+}
+
+func (r *Runner) log(e audit.Event) {
+	if r.Audit != nil {
+		_ = r.Audit.Log(e) // the audit log never stops a command
+	}
+}
+
+// Result is what came of one request.
+type Result struct {
+	Line   string
+	Origin Origin
+
+	Denied      bool   // by the operator's lists or switch
+	NotApproved bool   // by the gate
+	Unavailable bool   // no sandbox could be had; nothing ran
+	Message     string // the denial or refusal, as the model reads it
+
+	Ran            bool
+	ExitCode       int
+	TimedOut       bool
+	Timeout        time.Duration
+	Canceled       bool
+	Duration       time.Duration
+	Sandbox        string // landlock, seatbelt, none, nested
+	OutsideSandbox bool   // ran without the sandbox, as approved or typed
+
+	Output      string // the bounded view
+	OutputID    string
+	OutputBytes int64
+
+	Refusal     refusal.Result
+	SandboxLine string // at most one "sandbox: …" line for the model
+	PersonNote  string // "· the sandbox refused …" for the person
+}
+
+// ModelText is run_command's result: output, the exit line, then at most
+// one sandbox: line.
+func (res Result) ModelText() string {
+	if !res.Ran {
+		return res.Message
+	}
+	var b strings.Builder
+	b.WriteString(res.Output)
+	if res.Output != "" && !strings.HasSuffix(res.Output, "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString(res.StatusLine())
+	if res.SandboxLine != "" {
+		b.WriteString("\n" + res.SandboxLine)
+	}
+	return b.String()
+}
+
+// StatusLine says how the command ended.
+func (res Result) StatusLine() string {
+	switch {
+	case res.TimedOut:
+		return fmt.Sprintf("[timed out after %s: the command and its processes were stopped]", res.Timeout)
+	case res.Canceled:
+		return "[stopped: the command and its processes were ended]"
+	}
+	return fmt.Sprintf("[exit status %d]", res.ExitCode)
+}
+
+// unprotectedPaths lists the protected paths this system could not cover.
+func unprotectedPaths(spec sandbox.Spec) []string {
+	var out []string
+	for _, u := range spec.Unprotected {
+		out = append(out, u.Path)
+	}
+	return out
+}
