@@ -93,6 +93,7 @@ risk calls for.`,
 		newDoctorCmd(app),
 		newRunCmd(app),
 		newApprovalsCmd(app),
+		newPolicyCmd(app),
 		// Later command groups add themselves here, one line each.
 	)
 	return root

@@ -1,0 +1,84 @@
+package policy
+
+import (
+	"regexp"
+	"regexp/syntax"
+	"unicode/utf8"
+)
+
+// firstBytes is a cheap test run before a regular expression: for a pattern
+// anchored at the start (^sudo…), the set of bytes a match can start with.
+// A view that starts with another byte cannot match, and the regexp is not
+// run. It is derived from the compiled pattern, so it never hides a match.
+type firstBytes struct {
+	set    [4]uint64
+	usable bool // false: the pattern is not anchored, or can start with anything
+}
+
+func (f *firstBytes) add(b byte)             { f.set[b>>6] |= 1 << (b & 63) }
+func (f *firstBytes) has(b byte) bool        { return f.set[b>>6]&(1<<(b&63)) != 0 }
+func (f *firstBytes) mayMatch(s string) bool { return !f.usable || (s != "" && f.has(s[0])) }
+
+// matches runs re on s unless the prefilter rules it out.
+func matches(re *regexp.Regexp, f *firstBytes, s string) bool {
+	return f.mayMatch(s) && re.MatchString(s)
+}
+
+// prefilterFor derives the first bytes of pattern's matches.
+func prefilterFor(pattern string) firstBytes {
+	re, err := syntax.Parse(pattern, syntax.Perl)
+	if err != nil {
+		return firstBytes{}
+	}
+	prog, err := syntax.Compile(re.Simplify())
+	if err != nil || prog.StartCond()&syntax.EmptyBeginText == 0 {
+		return firstBytes{}
+	}
+	f := firstBytes{usable: true}
+	seen := make([]bool, len(prog.Inst))
+	if !f.collect(prog, uint32(prog.Start), seen) {
+		return firstBytes{}
+	}
+	return f
+}
+
+// collect adds the bytes instruction pc can consume first, following the
+// instructions that consume nothing. It returns false when any byte could
+// come first (the pattern can match empty, any rune, or non-ASCII).
+func (f *firstBytes) collect(prog *syntax.Prog, pc uint32, seen []bool) bool {
+	if seen[pc] {
+		return true
+	}
+	seen[pc] = true
+	inst := &prog.Inst[pc]
+	switch inst.Op {
+	case syntax.InstAlt, syntax.InstAltMatch:
+		return f.collect(prog, inst.Out, seen) && f.collect(prog, inst.Arg, seen)
+	case syntax.InstCapture, syntax.InstNop, syntax.InstEmptyWidth:
+		return f.collect(prog, inst.Out, seen)
+	case syntax.InstRune1:
+		return f.addRange(inst.Rune[0], inst.Rune[0], inst)
+	case syntax.InstRune:
+		for i := 0; i+1 < len(inst.Rune); i += 2 {
+			if !f.addRange(inst.Rune[i], inst.Rune[i+1], inst) {
+				return false
+			}
+		}
+		return len(inst.Rune) > 0
+	}
+	return false // InstMatch, InstFail, InstRuneAny, InstRuneAnyNotNL
+}
+
+func (f *firstBytes) addRange(lo, hi rune, inst *syntax.Inst) bool {
+	if hi >= utf8.RuneSelf || syntax.Flags(inst.Arg)&syntax.FoldCase != 0 && hasLetter(lo, hi) {
+		return false
+	}
+	for r := lo; r <= hi; r++ {
+		f.add(byte(r))
+	}
+	return true
+}
+
+func hasLetter(lo, hi rune) bool {
+	return lo <= 'z' && hi >= 'A'
+}

@@ -1,0 +1,138 @@
+package policy
+
+import "regexp"
+
+// Scope says what a rule's pattern is matched against.
+type Scope int
+
+const (
+	// EachCommand: each simple command, normalised, and the command after
+	// its wrappers (env, nohup, exec, …) with the program's base name.
+	EachCommand Scope = iota + 1
+	// WholeLine: the whole line, normalised onto one line, as written and
+	// with wrappers and program paths dropped.
+	WholeLine
+	// Both: every simple command and the whole line; configured patterns.
+	Both
+)
+
+// Rule is one deny pattern, with what a person and the model are told.
+type Rule struct {
+	Name    string // short, for messages and the audit log: "sudo"
+	Pattern string // a Go regular expression
+	Reason  string // what the command would do, for a person: "runs a command as root"
+	Hint    string // what the model may do instead
+	Scope   Scope
+	re      *regexp.Regexp
+	first   firstBytes
+}
+
+// Pieces of the default patterns.
+const (
+	// wispOptions is wisp's options before a subcommand, with or without a value.
+	wispOptions = `(?:\s+-\S+(?:\s+[^-\s]\S*)?)*`
+	// recursive is a recursive option of rm: -r, -R, -rf, -fr, --recursive.
+	recursive = `(?:-[^-\s]*[rR]\S*|--recursive)`
+	// root is / in its spellings: /, //, /., /*, /./, /..
+	root = `/[/.*]*`
+	// anyArgs is any run of arguments.
+	anyArgs = `(?:\S+\s+)*?`
+	// ends closes a word.
+	ends = `(?:\s|$)`
+	// disks are the device names of disks and partitions (Linux, macOS).
+	disks = `/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|loop|md|dm-|mapper/|sr|nbd|block/|root|mem|kmem|port)`
+	// shellProgram is a shell's name.
+	shellProgram = `(?:\S*/)?(?:sh|bash|dash|zsh|ksh|mksh|ash|fish|csh|tcsh)`
+)
+
+// defaultRules always apply, before the configured ones. They follow ADR
+// 0009 (sudo, rm -rf /, piping into a shell, filesystem creation, dd to a
+// device), 0046 and 0048 (wisp approvals and facts), and 0054 (a nested
+// wisp agent).
+var defaultRules = []Rule{
+	{
+		Name:    "sudo",
+		Pattern: `^(?:sudo|sudoedit|doas|pkexec|run0|su)` + ends,
+		Reason:  "runs a command as root",
+		Hint:    "do it without root privileges, or ask the person to run it themselves",
+		Scope:   EachCommand,
+	},
+	{
+		Name:    "rm-root",
+		Pattern: `^rm\s+` + anyArgs + `(?:` + recursive + `\s+` + anyArgs + root + `|` + root + `\s+` + anyArgs + recursive + `)` + ends,
+		Reason:  "deletes the whole filesystem",
+		Hint:    "delete only the paths you mean, by name",
+		Scope:   EachCommand,
+	},
+	{
+		Name:    "pipe-to-shell",
+		Pattern: `\|&?\s*(?:(?:sudo|doas)\s+(?:-\S+\s+)*)?` + shellProgram + `(?:[\s;&|)]|$)`,
+		Reason:  "pipes text into a shell, which runs it unread",
+		Hint:    "save the script to a file, read it, and run that file if it is safe",
+		Scope:   WholeLine,
+	},
+	{
+		Name:    "shell-from-download",
+		Pattern: `(?:^|[\s;&|(])(?:` + shellProgram + `|source|\.)\s+(?:-\S+\s+)*(?:<\(\s*|"?\$\(\s*)(?:curl|wget|fetch)` + ends,
+		Reason:  "runs a downloaded script in a shell, unread",
+		Hint:    "save the script to a file, read it, and run that file if it is safe",
+		Scope:   WholeLine,
+	},
+	{
+		Name: "mkfs",
+		Pattern: `^(?:mkfs(?:\.\S+)?|mke2fs|mkdosfs|mkntfs|mkswap|wipefs|newfs(?:_\S+)?|` +
+			`diskutil\s+` + anyArgs + `(?:erase\S*|partitionDisk|reformat|zeroDisk|randomDisk|secureErase|deleteContainer|deleteVolume))` + ends,
+		Reason: "creates a filesystem, erasing what the disk held",
+		Hint:   "this is for the person to do themselves, if at all",
+		Scope:  EachCommand,
+	},
+	{
+		Name:    "dd-device",
+		Pattern: `^dd\s+` + anyArgs + `of=` + disks,
+		Reason:  "writes straight onto a disk device",
+		Hint:    "write to a regular file instead",
+		Scope:   EachCommand,
+	},
+	{
+		Name:    "device-redirect",
+		Pattern: `>\|?\s*` + disks,
+		Reason:  "redirects output straight onto a disk device",
+		Hint:    "write to a regular file instead",
+		Scope:   WholeLine,
+	},
+	{
+		Name:    "wisp-approvals",
+		Pattern: `^wisp` + wispOptions + `\s+approvals` + wispOptions + `\s+(?:approve|deny)` + ends,
+		Reason:  "answers an approval request, which only a person may do",
+		Hint:    "ask the person to answer it; you may list requests with wisp approvals pending",
+		Scope:   EachCommand,
+	},
+	{
+		Name:    "wisp-facts",
+		Pattern: `^wisp` + wispOptions + `\s+facts` + wispOptions + `\s+(?:keep|drop)` + ends,
+		Reason:  "keeps or drops one of wisp's facts, which only a person may do",
+		Hint:    "tell the person which fact to keep or drop, and why",
+		Scope:   EachCommand,
+	},
+	{
+		Name:    "nested-wisp",
+		Pattern: `^wisp` + wispOptions + `\s+(?:(?:respond|chat|mcp)` + ends + `|['"$])`,
+		Reason:  "starts another wisp agent inside this one",
+		Hint:    "you are already the agent: do the work with your own tools; the person can start another wisp from their own terminal",
+		Scope:   EachCommand,
+	},
+}
+
+func init() {
+	for i := range defaultRules {
+		defaultRules[i].re = regexp.MustCompile(defaultRules[i].Pattern)
+		defaultRules[i].first = prefilterFor(defaultRules[i].Pattern)
+	}
+}
+
+// DefaultRules returns the default deny list, which always applies.
+func DefaultRules() []Rule {
+	out := make([]Rule, len(defaultRules))
+	copy(out, defaultRules)
+	return out
+}

@@ -1,0 +1,369 @@
+package policy
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// word is one shell word of a simple command, resolved as far as can be
+// without running anything.
+type word struct {
+	// text is the word in canonical form: its value, quoted as a shell would
+	// need it, with glob, tilde and brace characters the shell would expand
+	// left bare. A word that is not literal keeps its source text ($HOME).
+	text string
+	// marked is text with every character that was quoted or escaped in the
+	// source kept in quotes, so that "prompt" and prompt can be told apart.
+	marked string
+	// value is what the command receives, when the word is literal.
+	value string
+	// literal is false when the word holds an expansion ($x, $(…), …).
+	literal bool
+	// pattern is true when unquoted glob, tilde or brace characters may make
+	// the shell change the word.
+	pattern bool
+}
+
+// plainWord returns the word for source text that needs no quoting and holds
+// no escapes, without allocating.
+func plainWord(s string) (word, bool) {
+	if s == "" {
+		return word{}, false
+	}
+	pattern := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case isSafe(c):
+		case isExpanding(c):
+			pattern = true
+		default:
+			return word{}, false
+		}
+	}
+	return word{text: s, marked: s, value: s, literal: true, pattern: pattern}, true
+}
+
+// isSafe reports whether c never needs quoting.
+func isSafe(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	case c >= utf8.RuneSelf:
+		return true
+	}
+	return strings.IndexByte("_@%+=:,./-", c) >= 0
+}
+
+// isExpanding reports whether c, unquoted, may be changed by the shell
+// (globs, ~, brace expansion).
+func isExpanding(c byte) bool { return strings.IndexByte("*?[]~{}", c) >= 0 }
+
+// valueBuilder collects a word's value with one bit a byte saying whether
+// that byte was quoted or escaped in the source.
+type valueBuilder struct {
+	value  []byte
+	quoted []bool
+}
+
+func (b *valueBuilder) reset() { b.value, b.quoted = b.value[:0], b.quoted[:0] }
+
+func (b *valueBuilder) add(c byte, quoted bool) {
+	b.value = append(b.value, c)
+	b.quoted = append(b.quoted, quoted)
+}
+
+func (b *valueBuilder) addString(s string, quoted bool) {
+	for i := 0; i < len(s); i++ {
+		b.add(s[i], quoted)
+	}
+}
+
+// resolveWord turns a parsed word into a word. src is the text it was parsed
+// from, for words that are not literal.
+func resolveWord(w *syntax.Word, src string, b *valueBuilder) word {
+	if len(w.Parts) == 1 {
+		if lit, ok := w.Parts[0].(*syntax.Lit); ok {
+			if pw, ok := plainWord(lit.Value); ok {
+				return pw
+			}
+		}
+	}
+	b.reset()
+	if !b.collect(w.Parts, false) {
+		text := sourceOf(src, w)
+		return word{text: text, marked: text, value: "", literal: false}
+	}
+	return b.word()
+}
+
+// sourceOf is the text a node was parsed from.
+func sourceOf(src string, n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(src) || start > end {
+		return ""
+	}
+	return src[start:end]
+}
+
+// collect adds the parts' value, and reports false when a part is not
+// literal.
+func (b *valueBuilder) collect(parts []syntax.WordPart, inDouble bool) bool {
+	for _, part := range parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			b.addLit(p.Value, inDouble)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				b.addString(decodeANSIC(p.Value), true)
+			} else {
+				b.addString(p.Value, true)
+			}
+		case *syntax.DblQuoted:
+			if !b.collect(p.Parts, true) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// addLit adds a literal's value with its backslashes resolved: outside
+// double quotes a backslash quotes any character; inside, only $ ` " \ and
+// newline.
+func (b *valueBuilder) addLit(s string, inDouble bool) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 == len(s) {
+			b.add(c, inDouble)
+			continue
+		}
+		next := s[i+1]
+		switch {
+		case next == '\n':
+			i++
+		case !inDouble || strings.IndexByte("$`\"\\", next) >= 0:
+			b.add(next, true)
+			i++
+		default:
+			b.add(c, true)
+		}
+	}
+}
+
+func (b *valueBuilder) word() word {
+	value := string(b.value)
+	text := appendQuoted(nil, b.value, b.quoted, false)
+	marked := appendQuoted(nil, b.value, b.quoted, true)
+	w := word{value: value, literal: true, text: string(text)}
+	w.marked = w.text
+	if string(marked) != w.text {
+		w.marked = string(marked)
+	}
+	for i, c := range b.value {
+		if !b.quoted[i] && isExpanding(c) {
+			w.pattern = true
+		}
+	}
+	return w
+}
+
+// appendQuoted renders a value in canonical form. A byte needs quotes when
+// it is not safe, unless it is an unquoted expanding character (which must
+// stay bare to mean what it meant); with mark, every quoted byte does.
+func appendQuoted(dst, value []byte, quoted []bool, mark bool) []byte {
+	if len(value) == 0 {
+		return append(dst, "''"...)
+	}
+	needs, bare := false, false
+	for i, c := range value {
+		switch {
+		case needsQuote(c, quoted[i], mark):
+			needs = true
+		case !quoted[i] && isExpanding(c):
+			bare = true
+		}
+	}
+	if !needs {
+		return append(dst, value...)
+	}
+	if !bare {
+		return appendSingleQuoted(dst, value)
+	}
+	return appendRuns(dst, value, quoted, mark)
+}
+
+func needsQuote(c byte, quoted, mark bool) bool {
+	if mark && quoted {
+		return true
+	}
+	return !isSafe(c) && !(isExpanding(c) && !quoted)
+}
+
+// appendRuns quotes only the runs of bytes that need it, for a word that
+// mixes quoted text with characters the shell expands (a'b c'*).
+func appendRuns(dst, value []byte, quoted []bool, mark bool) []byte {
+	for i := 0; i < len(value); {
+		j := i
+		for j < len(value) && needsQuote(value[j], quoted[j], mark) {
+			j++
+		}
+		if j > i {
+			dst = appendSingleQuoted(dst, value[i:j])
+			i = j
+			continue
+		}
+		dst = append(dst, value[i])
+		i++
+	}
+	return dst
+}
+
+func appendSingleQuoted(dst, value []byte) []byte {
+	dst = append(dst, '\'')
+	for _, c := range value {
+		if c == '\'' {
+			dst = append(dst, `'\''`...)
+			continue
+		}
+		dst = append(dst, c)
+	}
+	return append(dst, '\'')
+}
+
+// ShellJoin quotes args as a shell would need them to see each as one word
+// with exactly that value, and joins them with spaces. A first argument that
+// would read as an assignment (a=b) is quoted too.
+func ShellJoin(args []string) string {
+	var dst []byte
+	for i, arg := range args {
+		if i > 0 {
+			dst = append(dst, ' ')
+		}
+		dst = appendArg(dst, arg, i == 0)
+	}
+	return string(dst)
+}
+
+func appendArg(dst []byte, arg string, first bool) []byte {
+	safe := arg != ""
+	for i := 0; i < len(arg); i++ {
+		if !isSafe(arg[i]) {
+			safe = false
+			break
+		}
+	}
+	if safe && !(first && looksLikeAssignment(arg)) {
+		return append(dst, arg...)
+	}
+	return appendSingleQuoted(dst, []byte(arg))
+}
+
+// looksLikeAssignment reports whether s, as a command's first word, would
+// be taken as NAME=value.
+func looksLikeAssignment(s string) bool {
+	eq := strings.IndexByte(s, '=')
+	if eq <= 0 {
+		return false
+	}
+	for i := 0; i < eq; i++ {
+		c := s[i]
+		letter := c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
+		if !letter && !(i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// decodeANSIC decodes the escapes of bash's $'…' quoting, so that
+// $'\x73udo' is read as sudo.
+func decodeANSIC(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i += decodeEscape(&b, s[i+1:])
+	}
+	return b.String()
+}
+
+// simpleEscapes maps the one-letter escapes of $'…' to their bytes.
+var simpleEscapes = map[byte]byte{
+	'a': '\a', 'b': '\b', 'e': 0x1b, 'E': 0x1b, 'f': '\f', 'n': '\n', 'r': '\r',
+	't': '\t', 'v': '\v', '\\': '\\', '\'': '\'', '"': '"', '?': '?',
+}
+
+// decodeEscape writes the escape that rest (the text after a backslash)
+// starts with and returns how many bytes of rest it used.
+func decodeEscape(b *strings.Builder, rest string) int {
+	c := rest[0]
+	if v, ok := simpleEscapes[c]; ok {
+		b.WriteByte(v)
+		return 1
+	}
+	switch c {
+	case 'x':
+		return 1 + writeNumber(b, rest[1:], 16, 2, false)
+	case 'u':
+		return 1 + writeNumber(b, rest[1:], 16, 4, true)
+	case 'U':
+		return 1 + writeNumber(b, rest[1:], 16, 8, true)
+	case 'c':
+		if len(rest) > 1 {
+			b.WriteByte(rest[1] & 0x1f)
+			return 2
+		}
+	}
+	if '0' <= c && c <= '7' {
+		return writeNumber(b, rest, 8, 3, false)
+	}
+	b.WriteByte('\\')
+	b.WriteByte(c)
+	return 1
+}
+
+// writeNumber reads up to max digits of base from s and writes the byte or
+// rune they name; with no digits it writes nothing. It returns the digits
+// read.
+func writeNumber(b *strings.Builder, s string, base, max int, isRune bool) int {
+	n := 0
+	for n < max && n < len(s) && isDigitOf(s[n], base) {
+		n++
+	}
+	if n == 0 {
+		return 0
+	}
+	v, err := strconv.ParseUint(s[:n], base, 32)
+	if err != nil {
+		return n
+	}
+	if isRune {
+		b.WriteRune(rune(v))
+	} else {
+		b.WriteByte(byte(v))
+	}
+	return n
+}
+
+func isDigitOf(c byte, base int) bool {
+	switch {
+	case '0' <= c && c <= '7':
+		return true
+	case c == '8' || c == '9':
+		return base >= 10
+	case 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
+		return base == 16
+	}
+	return false
+}
