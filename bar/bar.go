@@ -1,0 +1,255 @@
+package bar
+
+import (
+	"context"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/wisp-sh/wisp/pending"
+)
+
+// By is how wisp-bar signs its answers.
+const By = "wisp-bar"
+
+// NoticeID is the id of the one banner that tells the outcome of a click
+// (a request gone, an answer already there); each notice replaces the last.
+const NoticeID = "wisp-bar-notice"
+
+// ageRefresh is how often the menu's ages are brought up to date while
+// something waits. It re-renders the menu only; the folder is never polled.
+const ageRefresh = 30 * time.Second
+
+// Tray shows the menu. SetMenu is called from the Bar's loop only.
+type Tray interface {
+	SetMenu(Menu)
+}
+
+// Face is the platform's banners: freedesktop notifications on Linux,
+// UNUserNotificationCenter on macOS.
+type Face interface {
+	// Show raises the banner, or replaces the one shown for b.ID.
+	Show(b Banner) error
+	// Withdraw removes the banner for a request id; an id with no banner
+	// is not an error.
+	Withdraw(id string) error
+	// ShowDetails shows everything about one request, with its buttons.
+	ShowDetails(d Details) error
+	// Events reports the person's clicks and dismissals.
+	Events() <-chan BannerEvent
+}
+
+// Desktop does what the menu's other items ask of the system.
+type Desktop interface {
+	Open(path string) error
+	OpenNotificationSettings() error
+}
+
+// Config is what a Bar is made of. Channel, Tray and Desktop are required.
+type Config struct {
+	Channel *pending.Channel
+	Tray    Tray
+	Desktop Desktop
+	// Face raises banners; nil means none, and BannersOff says why.
+	Face       Face
+	BannersOff string
+	AuditFile  string
+	Home       string // the person's home directory, shown as "~"
+	MaxShown   int
+	Now        func() time.Time
+	Log        func(msg string) // hears notices and problems; may be nil
+	Quit       func()           // called when the person picks Quit
+}
+
+// Bar is the helper's state and loop.
+type Bar struct {
+	cfg Config
+
+	clicks  chan string
+	status  chan BannerStatus
+	refresh chan struct{}
+	lists   chan struct{} // a new list is in latest
+	mu      sync.Mutex
+	latest  []pending.Pending
+
+	// Owned by the loop.
+	list      []pending.Pending
+	shown     map[string]shownBanner
+	dismissed map[string]string // request id -> binding of the banner dismissed
+	answered  map[string]string // request id -> binding this Bar answered
+	paused    bool
+	off       BannerStatus
+	notice    string
+	lastMenu  *Menu
+}
+
+// BannerStatus says whether banners can be shown, and if not why.
+type BannerStatus struct {
+	Off       string // why banners are off; "" when they are on
+	CanEnable bool   // the person can turn them on (macOS settings)
+}
+
+// New makes a Bar; Run starts it.
+func New(cfg Config) *Bar {
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	return &Bar{
+		cfg:       cfg,
+		clicks:    make(chan string, 64),
+		status:    make(chan BannerStatus, 4),
+		refresh:   make(chan struct{}, 1),
+		lists:     make(chan struct{}, 1),
+		shown:     map[string]shownBanner{},
+		dismissed: map[string]string{},
+		answered:  map[string]string{},
+		off:       BannerStatus{Off: cfg.BannersOff},
+	}
+}
+
+// Click reports a click on the menu item with key. It never blocks: a
+// click that finds 64 others queued is dropped, as a busy menu drops it.
+func (b *Bar) Click(key string) {
+	select {
+	case b.clicks <- key:
+	default:
+	}
+}
+
+// SetBannerStatus reports that banners became available or not.
+func (b *Bar) SetBannerStatus(s BannerStatus) { b.status <- s }
+
+// Refresh asks for the menu to be recomputed (the menu was opened: the
+// ages shown may be old).
+func (b *Bar) Refresh() {
+	select {
+	case b.refresh <- struct{}{}:
+	default:
+	}
+}
+
+// Run watches the pending folder and serves clicks until ctx is done or
+// the person quits. It returns the watcher's error, if it could not watch;
+// until then the menu says what is wrong.
+func (b *Bar) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	watchErr := make(chan error, 1)
+	go func() { watchErr <- b.cfg.Channel.Watch(ctx, b.received) }()
+	ticker := time.NewTicker(ageRefresh)
+	defer ticker.Stop()
+	b.render()
+	return b.loop(ctx, watchErr, ticker.C)
+}
+
+func (b *Bar) loop(ctx context.Context, watchErr <-chan error, tick <-chan time.Time) error {
+	events := b.faceEvents()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case err := <-watchErr:
+			if err != nil {
+				b.tell("wisp-bar cannot watch the pending folder: " + err.Error())
+				b.render()
+			}
+			watchErr = nil
+		case <-b.lists:
+			b.update()
+		case key := <-b.clicks:
+			if b.menuClick(key) {
+				return nil
+			}
+		case ev, ok := <-events:
+			if !ok {
+				events = nil
+				continue
+			}
+			b.bannerEvent(ev)
+		case s := <-b.status:
+			b.setStatus(s)
+		case <-b.refresh:
+			b.render()
+		case <-tick:
+			b.render()
+		}
+	}
+}
+
+func (b *Bar) faceEvents() <-chan BannerEvent {
+	if b.cfg.Face == nil {
+		return nil
+	}
+	return b.cfg.Face.Events()
+}
+
+// received is Watch's callback: it keeps only the newest list, so a slow
+// loop never holds the watcher up.
+func (b *Bar) received(list []pending.Pending) {
+	b.mu.Lock()
+	b.latest = list
+	b.mu.Unlock()
+	select {
+	case b.lists <- struct{}{}:
+	default:
+	}
+}
+
+func (b *Bar) update() {
+	b.mu.Lock()
+	b.list = slices.Clone(b.latest) // the loop marks answers in its copy; Watch keeps its own
+	b.mu.Unlock()
+	b.forgetGone(b.dismissed)
+	b.forgetGone(b.answered)
+	b.syncBanners()
+	b.render()
+}
+
+// forgetGone drops the entries of requests that no longer wait.
+func (b *Bar) forgetGone(byID map[string]string) {
+	for id := range byID {
+		if _, ok := b.find(id); !ok {
+			delete(byID, id)
+		}
+	}
+}
+
+func (b *Bar) view() View {
+	return View{
+		Pending: b.list, Now: b.cfg.Now(), Home: b.cfg.Home, MaxShown: b.cfg.MaxShown,
+		Paused: b.paused, BannersOff: b.off.Off, CanEnable: b.off.CanEnable, Notice: b.notice,
+	}
+}
+
+// render hands the menu to the tray when it changed.
+func (b *Bar) render() {
+	m := BuildMenu(b.view())
+	if b.lastMenu != nil && reflect.DeepEqual(*b.lastMenu, m) {
+		return
+	}
+	b.lastMenu = &m
+	b.cfg.Tray.SetMenu(m)
+}
+
+func (b *Bar) find(id string) (pending.Pending, bool) {
+	for _, p := range b.list {
+		if p.Request.ID == id {
+			return p, true
+		}
+	}
+	return pending.Pending{}, false
+}
+
+func (b *Bar) tell(msg string) {
+	b.notice = msg
+	if b.cfg.Log != nil {
+		b.cfg.Log(msg)
+	}
+}
+
+func (b *Bar) setStatus(s BannerStatus) {
+	b.off = s
+	b.syncBanners()
+	b.render()
+}

@@ -1,0 +1,120 @@
+package bar
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/wisp-sh/wisp/pending"
+)
+
+// The wording every face shares (ADR 0064, item 7).
+const (
+	outsideTitle  = "wisp: approve OUTSIDE the sandbox"
+	outsidePrefix = "OUTSIDE THE SANDBOX: "
+)
+
+// Lengths past which a menu label is shortened; the details show all.
+const (
+	maxLineRunes   = 60
+	maxFolderRunes = 32
+)
+
+// BannerTitle is the banner's title for r.
+func BannerTitle(r pending.Request) string {
+	if r.OutsideSandbox {
+		return outsideTitle
+	}
+	return fmt.Sprintf("wisp: approve a command (%s risk)", r.Level)
+}
+
+// visible makes text safe to show on one line: control characters, and the
+// invisible formatting ones (bidirectional overrides, zero-width joiners)
+// that could make a line read as another, are shown as Go escapes. A
+// newline in a command can therefore never fake the banner's next line.
+func visible(text string) string {
+	var b strings.Builder
+	for i, r := range text {
+		switch {
+		case r == utf8.RuneError && !strings.HasPrefix(text[i:], "\uFFFD"):
+			fmt.Fprintf(&b, `\x%02x`, text[i])
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// shorten cuts text to at most n runes, marking the cut with "…" at the end.
+func shorten(text string, n int) string {
+	runes := []rune(text)
+	if len(runes) <= n {
+		return text
+	}
+	return string(runes[:n-1]) + "…"
+}
+
+// shortenLeft cuts text to at most n runes from the left, keeping the end,
+// which is the part of a folder that tells it apart.
+func shortenLeft(text string, n int) string {
+	runes := []rune(text)
+	if len(runes) <= n {
+		return text
+	}
+	return "…" + string(runes[len(runes)-n+1:])
+}
+
+// folder shows dir with the person's home as "~".
+func folder(dir, home string) string {
+	if home != "" && home != "/" {
+		if dir == home {
+			return "~"
+		}
+		if rest, ok := strings.CutPrefix(dir, home+string(filepath.Separator)); ok {
+			return "~/" + rest
+		}
+	}
+	return dir
+}
+
+// age says how long ago t was, in the coarsest unit that is not zero.
+func age(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case d < 5*time.Second:
+		return "just now"
+	case d < time.Minute:
+		return fmt.Sprintf("%ds ago", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	default:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+}
+
+// line is the command as a menu shows it: marked when it runs outside the
+// sandbox, escaped, shortened.
+func line(r pending.Request) string {
+	text := shorten(visible(r.Command), maxLineRunes)
+	if r.OutsideSandbox {
+		return outsidePrefix + text
+	}
+	return text
+}
+
+// scopeLabels names each scope as the menu offers it.
+var scopeLabels = map[string]string{
+	pending.ScopeOnce:    "Approve once",
+	pending.ScopeSession: "Approve for this session",
+	pending.ScopeProject: "Approve for this project",
+	pending.ScopeAlways:  "Approve always",
+}
