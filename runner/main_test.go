@@ -1,0 +1,16 @@
+package runner_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/wisp-sh/wisp/sandbox"
+)
+
+// TestMain lets the test binary stand in for wisp's sandbox helper.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperCommand {
+		os.Exit(sandbox.HelperMain(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}
