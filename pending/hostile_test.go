@@ -138,6 +138,7 @@ var hostileAnswers = []struct {
 func TestHostileAnswersAreRefusedAndTheRequestKeepsWaiting(t *testing.T) {
 	for _, tc := range hostileAnswers {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			dir := pendingDir(t)
 			r := startRequester(t, dir, childConfig{command: "touch /tmp/x", outside: tc.outside, scopes: tc.scopes})
 			id := r.filed.ID
