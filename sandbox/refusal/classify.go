@@ -41,7 +41,7 @@ func isLoginRefusal(tail string) bool {
 	return false
 }
 
-var networkWords = setOf("connect", "connecting", "connection", "socket", "bind", "urlopen", "sendto", "sendmsg")
+var networkWords = setOf("connect", "connectx", "connecting", "connection", "socket", "bind", "urlopen", "sendto", "sendmsg")
 
 // isNetwork: a refused connection (curl's "Failed to connect to …", bash's
 // "connect:" and /dev/tcp/…, nc's and ssh's "connect to …", git's URL).

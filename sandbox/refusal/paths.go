@@ -1,6 +1,7 @@
 package refusal
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -12,8 +13,10 @@ import (
 func RealPath(p string) string {
 	rest := ""
 	for cur := p; ; {
-		if real, err := filepath.EvalSymlinks(cur); err == nil {
-			return filepath.Join(real, rest)
+		if _, err := os.Lstat(cur); err == nil { // one lstat per missing level, not a walk from /
+			if real, err := filepath.EvalSymlinks(cur); err == nil {
+				return filepath.Join(real, rest)
+			}
 		}
 		dir, base := splitLast(cur)
 		if dir == cur {

@@ -40,7 +40,7 @@ func readLine(line string, networkOff bool, f *findings) {
 
 func isNetworkOffText(line string) bool {
 	for _, t := range networkOffTexts {
-		if strings.Contains(line, string(t)) {
+		if strings.Contains(line, t) {
 			return true
 		}
 	}
@@ -48,20 +48,17 @@ func isNetworkOffText(line string) bool {
 }
 
 // findErrno finds the first errno text on the line, either case of its
-// first letter.
+// first letter, and where it starts.
 func findErrno(line string) (*errnoText, int) {
 	for i := range errnoTexts {
 		e := &errnoTexts[i]
-		for off := 0; ; {
-			j := strings.Index(line[off:], string(e.needle))
-			if j < 0 {
-				break
-			}
-			at := off + j - 1
-			if at >= 0 && strings.IndexByte(e.first, line[at]) >= 0 {
-				return e, at
-			}
-			off += j + len(e.needle)
+		lower := strings.ToLower(e.name[:1]) + e.name[1:]
+		at := strings.Index(line, e.name)
+		if j := strings.Index(line, lower); j >= 0 && (at < 0 || j < at) {
+			at = j
+		}
+		if at >= 0 {
+			return e, at
 		}
 	}
 	return nil, 0
