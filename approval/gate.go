@@ -198,3 +198,30 @@ func newID() string {
 func DowngradeNote(asked Scope, line string) string {
 	return fmt.Sprintf("approved once, outside the sandbox (%s is taken as once): %s", asked, strings.TrimSpace(line))
 }
+
+// AskPerson puts a question that is not a command run (add_directory's
+// grant) to the faces that reach a person; --yes and a denying face never
+// answer it. Nothing is kept: the question is asked each time.
+func (g *Gate) AskPerson(ctx context.Context, req Request) (Answer, error) {
+	req.ID = newID()
+	var persons []Approver
+	for _, a := range g.Approvers {
+		if a.AsksAPerson() {
+			persons = append(persons, a)
+		}
+	}
+	if len(persons) == 0 {
+		return Answer{Approve: false, By: "nobody", Reason: "no one can be asked here"}, nil
+	}
+	g.log(audit.ApprovalRequested{ID: req.ID, Command: req.Line, Cwd: req.Dir, Level: req.Level.String(), Reasons: req.Reasons, Faces: names(persons)})
+	ans, err := race(ctx, persons, req)
+	if errors.Is(err, ErrCannotAsk) {
+		ans, err = Answer{Approve: false, By: "nobody", Reason: "no one can be asked here"}, nil
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	decision := map[bool]string{true: "approve", false: "deny"}[ans.Approve]
+	g.log(audit.ApprovalDecided{ID: req.ID, Command: req.Line, Decision: decision, By: ans.By, Scope: string(Once), Reason: ans.Reason})
+	return ans, nil
+}

@@ -79,6 +79,15 @@ func wireSandbox(app *App, r *runner.Runner, home config.Home, cfg config.Config
 	}
 	r.Backend, r.BackendErr = sandbox.Detect(exe)
 	r.Nested = sandbox.Nested()
+	if r.Backend != nil {
+		// What this system cannot protect is reported; a root holding
+		// wisp's home without a way to protect it fails closed at run time.
+		if checked, err := r.Backend.Check(spec); err != nil {
+			r.Backend, r.BackendErr = nil, err
+		} else {
+			r.Spec = checked
+		}
+	}
 	return nil
 }
 

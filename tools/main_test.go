@@ -1,0 +1,15 @@
+package tools_test
+
+import (
+	"os"
+	"testing"
+
+	"github.com/wisp-sh/wisp/sandbox"
+)
+
+func TestMain(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperCommand {
+		os.Exit(sandbox.HelperMain(os.Args[2:]))
+	}
+	os.Exit(m.Run())
+}
