@@ -1,0 +1,9 @@
+// The C face of notify_darwin.m; plain C, so cgo's Go side can include it.
+#include <stdlib.h>
+
+char *WispBundleID(void);
+int WispNotifyStart(void);
+void WispNotifyPost(const char *requestID, const char *title, const char *body, int buttons);
+void WispNotifyWithdraw(const char *requestID);
+void WispAlert(const char *requestID, const char *title, const char *text, int approve);
+int WispOpenURL(const char *url, int isFile);
