@@ -21,6 +21,11 @@ type LandlockFeatures struct {
 	Scoping bool
 	// UDP: with the network off, UDP is refused too (ABI 10).
 	UDP bool
+	// SocketFilter: with the network off, a seccomp filter refuses every
+	// Internet socket but plain TCP (UDP, Multipath TCP, which Landlock does
+	// not see) and io_uring. Not a Landlock feature: it depends on the CPU
+	// architecture the filter is written for.
+	SocketFilter bool
 }
 
 // landlockFeatures returns what ABI abi enforces. scopingFixed says whether
@@ -51,7 +56,8 @@ func (f LandlockFeatures) Enforced(network bool) []string {
 	add(f.Truncate, "truncation")
 	add(f.DeviceIoctl, "device ioctl")
 	add(!network && f.TCP, "TCP")
-	add(!network && f.UDP, "UDP")
+	add(!network && (f.UDP || f.SocketFilter), "UDP")
+	add(!network && f.SocketFilter, "MPTCP")
 	add(f.Scoping, "signal and abstract-socket scoping")
 	return out
 }
@@ -67,7 +73,8 @@ func (f LandlockFeatures) Gaps(network bool) []string {
 	add(!f.Refer, "renames between folders fail with EXDEV (Landlock ABI < 2)")
 	add(!f.Truncate, "truncate(2) outside the roots is not refused (Landlock ABI < 3)")
 	add(!network && !f.TCP, "network off is not enforced: Landlock ABI < 4 has no TCP rules")
-	add(!network && f.TCP && !f.UDP, "network off covers TCP only, not UDP (Landlock ABI < 10)")
+	add(!network && f.TCP && !f.UDP && !f.SocketFilter, "network off covers TCP only, not UDP (Landlock ABI < 10)")
+	add(!network && f.TCP && !f.SocketFilter, "network off does not cover Multipath TCP (Landlock does not see it)")
 	add(!f.Scoping, "a command can signal wisp and other processes of yours (no Landlock scoping)")
 	return append(out, "Unix sockets by path are not restricted (a command can reach D-Bus, systemd --user, tmux)")
 }

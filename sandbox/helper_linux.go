@@ -30,14 +30,6 @@ func HelperMain(args []string) int {
 	return code
 }
 
-// HelperFailedStatus is the helper's exit status when it cannot confine the
-// command (as env and timeout use 125 for their own failures).
-const HelperFailedStatus = 125
-
-func helperFailed(err error) int {
-	fmt.Fprintf(os.Stderr, "wisp: error: sandbox: %v\n", err)
-	return HelperFailedStatus
-}
 
 // confineAndExec sets up the namespace the protected paths need, applies
 // Landlock and execs the command. It returns only on failure, or, in the
@@ -63,6 +55,11 @@ func confineAndExec(h helperArgs) (int, error) {
 	}
 	if err := restrictThread(cfg, rules); err != nil {
 		return 0, err
+	}
+	if h.noNetwork && features.SocketFilter {
+		if err := filterSockets(); err != nil {
+			return 0, err
+		}
 	}
 	err = syscall.Exec(h.argv[0], h.argv, os.Environ())
 	return 0, fmt.Errorf("run %s: %w", h.argv[0], err)

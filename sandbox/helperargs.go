@@ -3,12 +3,23 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 )
 
 // HelperCommand is the hidden subcommand wisp re-executes itself as to
 // confine one command on Linux: `wisp __sandbox-exec [flags] -- ARGV`.
 const HelperCommand = "__sandbox-exec"
+
+// HelperFailedStatus is the helper's exit status when it cannot confine the
+// command (as env and timeout use 125 for their own failures).
+const HelperFailedStatus = 125
+
+// helperFailed says why the helper did not run the command.
+func helperFailed(err error) int {
+	fmt.Fprintf(os.Stderr, "wisp: error: sandbox: %v\n", err)
+	return HelperFailedStatus
+}
 
 // Namespace says how the helper gets a private mount namespace, in which it
 // binds the protected paths that lie inside a root read-only.

@@ -33,6 +33,8 @@ func suiteOptions(t *testing.T, l *sandbox.Landlock) sandboxtest.Options {
 	return sandboxtest.Options{
 		Probe:           testExecutable(t),
 		NoNetworkRules:  !f.TCP,
+		NoUDPRules:      !f.UDP && !f.SocketFilter,
+		NoMPTCPRules:    !f.SocketFilter,
 		NoSignalScoping: !f.Scoping, NoAbstractSockets: !f.Scoping,
 	}
 }

@@ -26,7 +26,9 @@ func kernelFeatures() (LandlockFeatures, error) {
 		return LandlockFeatures{}, err
 	}
 	errata, err := ll.LandlockGetErrata()
-	return landlockFeatures(abi, err == nil && errata&erratumScopingFixed != 0), nil
+	f := landlockFeatures(abi, err == nil && errata&erratumScopingFixed != 0)
+	f.SocketFilter = socketFilter
+	return f, nil
 }
 
 // landlockConfig is what the helper restricts: every filesystem right of

@@ -8,6 +8,25 @@ import (
 // SeatbeltExec is macOS's sandbox-exec, which applies a Seatbelt profile.
 const SeatbeltExec = "/usr/bin/sandbox-exec"
 
+// Seatbelt confines commands on macOS with sandbox-exec. Its argv is plain
+// Go, built and tested on every system; only Detect and Nested are macOS's.
+type Seatbelt struct{}
+
+// Name is "seatbelt".
+func (Seatbelt) Name() string { return "seatbelt" }
+
+// Check covers every protected path: a Seatbelt rule matches a path whether
+// it exists or not, and denies it after the roots' allows.
+func (Seatbelt) Check(spec Spec) (Spec, error) {
+	spec.Unprotected = nil
+	return spec, nil
+}
+
+// Command is SeatbeltArgs.
+func (Seatbelt) Command(spec Spec, line string) ([]string, error) {
+	return SeatbeltArgs(spec, line), nil
+}
+
 // SeatbeltParam is one -D NAME=VALUE of sandbox-exec: a path the profile
 // names by its parameter, never by its text.
 type SeatbeltParam struct {

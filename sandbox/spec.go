@@ -181,7 +181,10 @@ func (s *Spec) protect(wispHome, userHome string) {
 func (s *Spec) checkRootsOutsideProtected() error {
 	for _, r := range s.Roots {
 		for _, p := range s.Protected {
-			if within(r, p) {
+			switch {
+			case r == p:
+				return &RootError{What: r, Err: errors.New("the sandbox keeps it unwritable")}
+			case within(r, p):
 				return &RootError{What: r, Err: fmt.Errorf("it lies inside %s, which the sandbox keeps unwritable", p)}
 			}
 		}

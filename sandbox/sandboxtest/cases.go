@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/wisp-sh/wisp/sandbox"
 )
@@ -144,15 +145,67 @@ func (s *suite) networkOff(t *testing.T) {
 	if s.o.NoNetworkRules {
 		t.Skip("the backend reports no network rules here")
 	}
-	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	t.Run("TCP", func(t *testing.T) { s.t = t; s.refusedWithNetworkOff(s.tcpListener(t, false), "dial") })
+	t.Run("MPTCP", func(t *testing.T) {
+		s.t = t
+		if s.o.NoMPTCPRules || !mptcpAvailable() {
+			t.Skip("no Multipath TCP here, or the backend reports it uncovered")
+		}
+		s.refusedWithNetworkOff(s.tcpListener(t, true), "dial-mptcp")
+	})
+	t.Run("UDP", func(t *testing.T) {
+		s.t = t
+		if s.o.NoUDPRules {
+			t.Skip("the backend reports no UDP rules here")
+		}
+		s.udpRefused(t)
+	})
+}
+
+// refusedWithNetworkOff runs the probe op against addr in the sandbox with
+// the network on (the control: it must connect) and off (it must not).
+func (s *suite) refusedWithNetworkOff(addr, op string) {
+	s.t.Helper()
+	dial := s.probe(op, addr)
+	s.mustSucceed(s.spec(true), dial)
+	s.mustFail(s.spec(false), dial)
+}
+
+func (s *suite) tcpListener(t *testing.T, multipath bool) string {
+	var lc net.ListenConfig
+	lc.SetMultipathTCP(multipath)
+	ln, err := lc.Listen(t.Context(), "tcp4", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ln.Close()
+	t.Cleanup(func() { ln.Close() })
 	go acceptAll(ln)
-	dial := s.probe("dial", ln.Addr().String())
-	s.mustSucceed(s.spec(true), dial) // the control: the same sandbox with the network on
-	s.mustFail(s.spec(false), dial)
+	return ln.Addr().String()
+}
+
+// udpRefused: a datagram sent with the network on arrives; with it off,
+// the send fails and nothing arrives.
+func (s *suite) udpRefused(t *testing.T) {
+	conn, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	send := s.probe("send-udp", conn.LocalAddr().String())
+	s.mustSucceed(s.spec(true), send)
+	if !received(conn) {
+		t.Fatal("control: the datagram sent with the network on did not arrive")
+	}
+	s.mustFail(s.spec(false), send)
+	if received(conn) {
+		t.Fatal("a datagram sent with the network off arrived")
+	}
+}
+
+func received(conn net.PacketConn) bool {
+	conn.SetReadDeadline(time.Now().Add(500 * time.Millisecond))
+	_, _, err := conn.ReadFrom(make([]byte, 64))
+	return err == nil
 }
 
 func acceptAll(ln net.Listener) {

@@ -24,6 +24,8 @@ func MaybeProbe() {
 // probe does one thing a confined command might be refused:
 //
 //	dial ADDR             TCP connect to ADDR
+//	dial-mptcp ADDR       Multipath TCP connect to ADDR (Linux)
+//	send-udp ADDR         send one UDP datagram to ADDR
 //	dial-abstract NAME    connect to the abstract Unix socket @NAME
 //	wait                  block until stdin closes (a process to signal)
 func probe(op string, args []string) int {
@@ -31,6 +33,10 @@ func probe(op string, args []string) int {
 	switch {
 	case op == "dial" && len(args) == 1:
 		err = dial("tcp", args[0])
+	case op == "dial-mptcp" && len(args) == 1:
+		err = dialMPTCP(args[0])
+	case op == "send-udp" && len(args) == 1:
+		err = sendUDP(args[0])
 	case op == "dial-abstract" && len(args) == 1:
 		err = dial("unix", "@"+args[0])
 	case op == "wait":
@@ -52,4 +58,14 @@ func dial(network, addr string) error {
 	}
 	fmt.Println("connected")
 	return c.Close()
+}
+
+func sendUDP(addr string) error {
+	c, err := net.Dial("udp", addr)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	_, err = c.Write([]byte("probe"))
+	return err
 }

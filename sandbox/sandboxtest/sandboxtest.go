@@ -27,9 +27,10 @@ type Options struct {
 	Dir string
 	// Credential runs every command as another user (nil: as the test).
 	Credential *syscall.Credential
-	// NoNetworkRules, NoSignalScoping and NoAbstractSockets skip what the
-	// backend says it cannot enforce here (from its own report).
-	NoNetworkRules, NoSignalScoping, NoAbstractSockets bool
+	// NoNetworkRules, NoUDPRules, NoMPTCPRules, NoSignalScoping and
+	// NoAbstractSockets skip what the backend says it cannot enforce here
+	// (from its own report).
+	NoNetworkRules, NoUDPRules, NoMPTCPRules, NoSignalScoping, NoAbstractSockets bool
 }
 
 // Run runs the suite against b.

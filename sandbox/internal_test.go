@@ -1,0 +1,108 @@
+package sandbox
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestPlanMounts(t *testing.T) {
+	roots := []string{"/tmp", "/tmp/proj", "/home/ana/.cache"}
+	for _, tc := range []struct {
+		name    string
+		protect []string
+		want    []mountOp
+	}{
+		{"outside every root needs nothing", []string{"/home/ana/.wisp"}, nil},
+		{"a root itself is not bound", []string{"/tmp"}, nil},
+		{"git files: .git pinned, then the files read-only",
+			[]string{"/tmp/proj/.git/hooks", "/tmp/proj/.git/config"},
+			[]mountOp{{"/tmp/proj", false}, {"/tmp/proj/.git", false}, {"/tmp/proj/.git/hooks", true}, {"/tmp/proj/.git/config", true}}},
+		{"pinned from the outermost root, so the inner root cannot be moved either",
+			[]string{"/tmp/proj/.wisp"},
+			[]mountOp{{"/tmp/proj", false}, {"/tmp/proj/.wisp", true}}},
+		{"a protected folder inside another is bound read-only, not pinned",
+			[]string{"/tmp/proj/.wisp/bin/wisp", "/tmp/proj/.wisp"},
+			[]mountOp{{"/tmp/proj", false}, {"/tmp/proj/.wisp", true}, {"/tmp/proj/.wisp/bin", false}, {"/tmp/proj/.wisp/bin/wisp", true}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := planMounts(roots, tc.protect); !slices.Equal(got, tc.want) {
+				t.Fatalf("planMounts = %v\nwant %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestHelperArgsRoundTrip(t *testing.T) {
+	h := helperArgs{roots: []string{"/p", "/tmp"}, protect: []string{"/p/.git/hooks"}, noNetwork: true, ns: NamespaceUser,
+		argv: []string{"/bin/sh", "-c", "echo --root -- $HOME"}}
+	args := h.encode()
+	if args[0] != HelperCommand {
+		t.Fatalf("encode starts with %q", args[0])
+	}
+	got, err := parseHelperArgs(args[1:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got.roots, h.roots) || !slices.Equal(got.protect, h.protect) || got.noNetwork != h.noNetwork ||
+		got.ns != h.ns || !slices.Equal(got.argv, h.argv) {
+		t.Fatalf("round trip gave %+v, want %+v", got, h)
+	}
+}
+
+func TestParseHelperArgsRejects(t *testing.T) {
+	for _, args := range [][]string{
+		{"--root", "relative", "--", "/bin/sh"},
+		{"--root", "/a/../b", "--", "/bin/sh"},
+		{"--protect"},
+		{"--ns", "maybe", "--", "/bin/sh"},
+		{"--bogus", "--", "/bin/sh"},
+		{"--root", "/p"},
+		{"--root", "/p", "--", "sh", "-c", "true"},
+		{"--root", "/p", "--"},
+	} {
+		if _, err := parseHelperArgs(args); err == nil {
+			t.Errorf("parseHelperArgs(%q) accepted it", args)
+		}
+	}
+}
+
+func TestLandlockFeatures(t *testing.T) {
+	for _, tc := range []struct {
+		abi          int
+		scopingFixed bool
+		filter       bool
+		network      bool
+		enforced     []string
+		gaps         int
+	}{
+		{1, false, false, false, []string{"filesystem writes"}, 5},
+		{3, false, false, true, []string{"filesystem writes", "truncation"}, 2},
+		{4, false, false, false, []string{"filesystem writes", "truncation", "TCP"}, 4},
+		{7, true, false, false, []string{"filesystem writes", "truncation", "device ioctl", "TCP", "signal and abstract-socket scoping"}, 3},
+		{7, true, true, false, []string{"filesystem writes", "truncation", "device ioctl", "TCP", "UDP", "MPTCP", "signal and abstract-socket scoping"}, 1},
+		{7, true, true, true, []string{"filesystem writes", "truncation", "device ioctl", "signal and abstract-socket scoping"}, 1},
+		{10, true, false, false, []string{"filesystem writes", "truncation", "device ioctl", "TCP", "UDP", "signal and abstract-socket scoping"}, 2},
+	} {
+		f := landlockFeatures(tc.abi, tc.scopingFixed)
+		f.SocketFilter = tc.filter
+		if got := f.Enforced(tc.network); !slices.Equal(got, tc.enforced) {
+			t.Errorf("ABI %d filter %v network %v: enforced %q, want %q", tc.abi, tc.filter, tc.network, got, tc.enforced)
+		}
+		if got := f.Gaps(tc.network); len(got) != tc.gaps {
+			t.Errorf("ABI %d filter %v network %v: gaps %q, want %d", tc.abi, tc.filter, tc.network, got, tc.gaps)
+		}
+	}
+}
+
+func TestWithin(t *testing.T) {
+	for _, tc := range []struct {
+		p, dir string
+		want   bool
+	}{
+		{"/a/b", "/a/b", true}, {"/a/b/c", "/a/b", true}, {"/a/bc", "/a/b", false}, {"/a", "/a/b", false}, {"/x", "/", true},
+	} {
+		if got := within(tc.p, tc.dir); got != tc.want {
+			t.Errorf("within(%q, %q) = %v", tc.p, tc.dir, got)
+		}
+	}
+}

@@ -1,0 +1,111 @@
+package sandbox
+
+import (
+	"fmt"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// With the network off, Landlock refuses TCP connect and bind, but not
+// Multipath TCP (socket(…, IPPROTO_MPTCP), as `curl --mptcp` opens), nor
+// UDP below ABI 10, nor sockets made through io_uring. This seccomp filter
+// closes those: an AF_INET or AF_INET6 socket that is not plain TCP, and
+// io_uring_setup, fail with EACCES, the errno Landlock gives, so a refusal
+// reads the same whichever layer made it. Plain TCP is left to Landlock.
+
+// seccompData offsets (struct seccomp_data; the low 32 bits of an argument
+// come first on these little-endian machines).
+const (
+	offNr   = 0
+	offArch = 4
+	offArg0 = 16
+	offArg1 = 24
+	offArg2 = 32
+)
+
+// bpfProgram assembles a classic BPF program with labelled jumps.
+type bpfProgram struct {
+	insns  []unix.SockFilter
+	jumps  map[int][2]string // instruction index -> true and false labels ("" = next)
+	labels map[string]int
+}
+
+func (p *bpfProgram) load(off uint32) {
+	p.insns = append(p.insns, unix.SockFilter{Code: unix.BPF_LD | unix.BPF_W | unix.BPF_ABS, K: off})
+}
+
+func (p *bpfProgram) and(k uint32) {
+	p.insns = append(p.insns, unix.SockFilter{Code: unix.BPF_ALU | unix.BPF_AND | unix.BPF_K, K: k})
+}
+
+func (p *bpfProgram) jump(op uint16, k uint32, ifTrue, ifFalse string) {
+	p.jumps[len(p.insns)] = [2]string{ifTrue, ifFalse}
+	p.insns = append(p.insns, unix.SockFilter{Code: unix.BPF_JMP | op | unix.BPF_K, K: k})
+}
+
+func (p *bpfProgram) ret(label string, k uint32) {
+	p.labels[label] = len(p.insns)
+	p.insns = append(p.insns, unix.SockFilter{Code: unix.BPF_RET | unix.BPF_K, K: k})
+}
+
+func (p *bpfProgram) resolve() ([]unix.SockFilter, error) {
+	for at, targets := range p.jumps {
+		for i, label := range targets {
+			offset := 0
+			if label != "" {
+				to, ok := p.labels[label]
+				if !ok || to <= at || to-at-1 > 255 {
+					return nil, fmt.Errorf("bpf: bad jump from %d to %q", at, label)
+				}
+				offset = to - at - 1
+			}
+			if i == 0 {
+				p.insns[at].Jt = uint8(offset)
+			} else {
+				p.insns[at].Jf = uint8(offset)
+			}
+		}
+	}
+	return p.insns, nil
+}
+
+// networkOffFilter builds the filter for this machine's architecture.
+func networkOffFilter() ([]unix.SockFilter, error) {
+	p := &bpfProgram{jumps: map[int][2]string{}, labels: map[string]int{}}
+	p.load(offArch)
+	p.jump(unix.BPF_JEQ, seccompArch, "", "deny") // a foreign ABI could name other syscalls
+	p.load(offNr)
+	if x32SyscallBit != 0 {
+		p.jump(unix.BPF_JGE, x32SyscallBit, "deny", "")
+	}
+	p.jump(unix.BPF_JEQ, unix.SYS_IO_URING_SETUP, "deny", "")
+	p.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "", "allow")
+	p.load(offArg0)
+	p.jump(unix.BPF_JEQ, unix.AF_INET, "inet", "")
+	p.jump(unix.BPF_JEQ, unix.AF_INET6, "inet", "allow")
+	p.labels["inet"] = len(p.insns)
+	p.load(offArg1)
+	p.and(0xf) // the socket type, without SOCK_NONBLOCK and SOCK_CLOEXEC
+	p.jump(unix.BPF_JEQ, unix.SOCK_STREAM, "", "deny")
+	p.load(offArg2)
+	p.jump(unix.BPF_JEQ, 0, "allow", "")
+	p.jump(unix.BPF_JEQ, unix.IPPROTO_TCP, "allow", "deny")
+	p.ret("allow", unix.SECCOMP_RET_ALLOW)
+	p.ret("deny", unix.SECCOMP_RET_ERRNO|uint32(unix.EACCES))
+	return p.resolve()
+}
+
+// filterSockets installs the filter on the calling thread, which execs
+// next. no_new_privs must be set already.
+func filterSockets() error {
+	insns, err := networkOffFilter()
+	if err != nil {
+		return err
+	}
+	prog := unix.SockFprog{Len: uint16(len(insns)), Filter: &insns[0]}
+	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
+		return fmt.Errorf("install the network-off socket filter: %w", err)
+	}
+	return nil
+}
