@@ -30,7 +30,6 @@ func HelperMain(args []string) int {
 	return code
 }
 
-
 // confineAndExec sets up the namespace the protected paths need, applies
 // Landlock and execs the command. It returns only on failure, or, in the
 // first stage of a user namespace, with the command's status.

@@ -169,7 +169,10 @@ func TestNewSpecRefuses(t *testing.T) {
 	}{
 		{"launched in /", func(o *sandbox.SpecOptions) { o.LaunchDir = "/" }, sandbox.ErrRootIsSlash},
 		{"/ as a writable path", func(o *sandbox.SpecOptions) { o.WritablePaths = []string{"/"} }, sandbox.ErrRootIsSlash},
-		{"/ reached through a link", func(o *sandbox.SpecOptions) { mustSymlink(t, "/", l.base+"/slash"); o.Granted = []string{l.base + "/slash"} }, sandbox.ErrRootIsSlash},
+		{"/ reached through a link", func(o *sandbox.SpecOptions) {
+			mustSymlink(t, "/", l.base+"/slash")
+			o.Granted = []string{l.base + "/slash"}
+		}, sandbox.ErrRootIsSlash},
 		{"a relative writable path", func(o *sandbox.SpecOptions) { o.WritablePaths = []string{"build"} }, nil},
 		{"a root inside wisp's home", func(o *sandbox.SpecOptions) { o.WritablePaths = []string{l.wisp} }, nil},
 		{"a relative launch directory", func(o *sandbox.SpecOptions) { o.LaunchDir = "src" }, nil},
