@@ -94,6 +94,7 @@ risk calls for.`,
 		newRunCmd(app),
 		newApprovalsCmd(app),
 		newPolicyCmd(app),
+		newLogsCmd(app),
 		// Later command groups add themselves here, one line each.
 	)
 	return root
