@@ -27,7 +27,9 @@ type report struct {
 	problems []string
 }
 
-// check loads patterns for target and type-checks those that import "C".
+// check loads patterns for target and type-checks those that use cgo:
+// those whose files import "C", and those that depend on such a package
+// outside the standard library (go vet cannot build either kind here).
 func check(dir string, target platform, patterns []string) (report, error) {
 	roots, err := load(dir, target, patterns)
 	if err != nil {
@@ -35,7 +37,7 @@ func check(dir string, target platform, patterns []string) (report, error) {
 	}
 	c := newChecker(dir, target)
 	for _, pkg := range roots {
-		if c.importsC(pkg) {
+		if c.usesCgo(pkg) {
 			c.targets[pkg.ID] = true
 		}
 	}
@@ -93,6 +95,7 @@ type checker struct {
 	target   platform
 	fset     *token.FileSet
 	targets  map[string]bool // package IDs whose function bodies are checked too
+	cgo      map[string]bool // package ID: uses cgo, itself or through a dependency
 	parsed   map[string][]*ast.File
 	done     map[string]*types.Package
 	problems []string
@@ -104,14 +107,38 @@ func newChecker(dir string, target platform) *checker {
 		target:  target,
 		fset:    token.NewFileSet(),
 		targets: map[string]bool{},
+		cgo:     map[string]bool{},
 		parsed:  map[string][]*ast.File{},
 		done:    map[string]*types.Package{},
 	}
 }
 
-// importsC reports whether any of pkg's files for the target imports "C".
+// usesCgo reports whether pkg, or a package outside the standard library
+// that it depends on, has a file that imports "C" for the target. (The
+// standard library's cgo is runtime/cgo, which no source imports.)
+func (c *checker) usesCgo(pkg *packages.Package) bool {
+	if uses, ok := c.cgo[pkg.ID]; ok {
+		return uses
+	}
+	uses := false
+	if pkg.Module != nil {
+		uses = c.importsC(pkg)
+		for _, dep := range pkg.Imports {
+			uses = c.usesCgo(dep) || uses
+		}
+	}
+	c.cgo[pkg.ID] = uses
+	return uses
+}
+
+// importsC reports whether any of pkg's files imports "C", reading only
+// their imports.
 func (c *checker) importsC(pkg *packages.Package) bool {
-	for _, file := range c.files(pkg) {
+	for _, name := range pkg.GoFiles {
+		file, err := parser.ParseFile(token.NewFileSet(), name, nil, parser.ImportsOnly)
+		if err != nil {
+			continue // typeCheck reports it if the package matters
+		}
 		for _, spec := range file.Imports {
 			if spec.Path.Value == `"C"` {
 				return true

@@ -26,29 +26,39 @@ func TestCgoCodeThatTypeChecksPasses(t *testing.T) {
 		t.Fatalf("exit %d, want 0: testdata/good type-checks", code)
 	}
 	for _, arch := range []string{"arm64", "amd64"} {
-		want := fmt.Sprintf("ok  example.com/good (darwin/%s, cgo faked)", arch)
-		if !strings.Contains(stdout, want) {
-			t.Errorf("stdout lacks %q", want)
+		for _, pkg := range []string{"example.com/good", "example.com/good/app"} {
+			want := fmt.Sprintf("ok  %s (darwin/%s, cgo faked)", pkg, arch)
+			if !strings.Contains(stdout, want) {
+				t.Errorf("stdout lacks %q", want)
+			}
 		}
 	}
 }
 
-// TestTypeErrorInDarwinCgoFileFails checks that each line of
-// testdata/bad/tray_darwin.go marked "want: type error" is reported by file
-// and line, and nothing else is.
+// TestTypeErrorInDarwinCgoFileFails checks that each line of testdata/bad
+// marked "want: type error" is reported by file and line, and nothing else
+// is: in the cgo file, and in a package that only depends on it.
 func TestTypeErrorInDarwinCgoFileFails(t *testing.T) {
-	wantLines := markedLines(t, "testdata/bad/tray_darwin.go", "// want: type error")
-	code, _, stderr := checkIn(t, "testdata/bad", "-goarch", "arm64", "./...")
+	var want []string
+	for _, file := range []string{"tray_darwin.go", "app/app.go"} {
+		for _, line := range markedLines(t, "testdata/bad/"+file, "// want: type error") {
+			want = append(want, fmt.Sprintf("%s:%d:", file, line))
+		}
+	}
+	code, stdout, stderr := checkIn(t, "testdata/bad", "-goarch", "arm64", "./...")
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 for type errors", code)
 	}
-	for _, line := range wantLines {
-		if want := fmt.Sprintf("tray_darwin.go:%d:", line); !strings.Contains(stderr, want) {
-			t.Errorf("stderr does not name %s", want)
+	for _, position := range want {
+		if !strings.Contains(stderr, position) {
+			t.Errorf("stderr does not name %s", position)
 		}
 	}
-	if want := fmt.Sprintf("darwincheck: %d type error(s) for darwin/arm64", len(wantLines)); !strings.Contains(stderr, want) {
-		t.Errorf("stderr lacks %q", want)
+	if total := fmt.Sprintf("darwincheck: %d type error(s) for darwin/arm64", len(want)); !strings.Contains(stderr, total) {
+		t.Errorf("stderr lacks %q", total)
+	}
+	if stdout != "" {
+		t.Errorf("stdout = %q, want nothing when the check fails", stdout)
 	}
 }
 

@@ -1,15 +1,18 @@
 // Command darwincheck type-checks wisp's cgo code for macOS on a machine that
-// has no Mac: it selects the packages, with GOOS=darwin and cgo enabled, whose
-// files `import "C"`, and type-checks them and their dependencies from source
-// with go/types' FakeImportC. Real type errors are reported with file and
-// line; only the names under `C.` go unchecked, since no darwin C toolchain is
-// here to resolve them. Pure-Go packages are left to `GOOS=darwin go vet`.
+// has no Mac: it selects, with GOOS=darwin and cgo enabled, the packages
+// whose files `import "C"` and those that depend on such a package outside
+// the standard library (the ones `go vet` cannot build without a darwin C
+// toolchain), and type-checks them, and their dependencies from source, with
+// go/types' FakeImportC. Real type errors are reported with file and line;
+// only the names under `C.` go unchecked (cvalues.go says how the values
+// they produce are typed). The other packages are left to
+// scripts/vet-darwin.sh.
 //
 // Usage:
 //
 //	go run ./tools/darwincheck [-goarch arm64,amd64] [packages]
 //
-// It exits 0 when every cgo package type-checks (or none imports "C"),
+// It exits 0 when every such package type-checks (or there is none),
 // 1 when there are type errors, 2 when the packages cannot be loaded.
 package main
 
@@ -55,7 +58,7 @@ func checkArch(dir, goarch string, patterns []string, stdout, stderr io.Writer) 
 		return 2
 	}
 	if len(report.checked) == 0 {
-		fmt.Fprintf(stdout, "darwincheck: no package in %s imports \"C\" for %s; nothing to check\n", strings.Join(patterns, " "), target)
+		fmt.Fprintf(stdout, "darwincheck: no package in %s uses cgo for %s; nothing to check\n", strings.Join(patterns, " "), target)
 		return 0
 	}
 	for _, problem := range report.problems {

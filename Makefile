@@ -1,0 +1,74 @@
+# wisp's build, checks and benchmarks. `make check` is what CI runs (.ci/run).
+
+GO         ?= go
+VERSION    ?= $(shell git describe --always --dirty 2>/dev/null || echo 0.1.0-dev)
+LDFLAGS    := -X main.version=$(VERSION)
+PREFIX     ?= /usr/local
+BINDIR     := $(DESTDIR)$(PREFIX)/bin
+# The tests' time limit per package, and extra flags (-race, -run, -v, -exec ...).
+TEST_TIMEOUT ?= 5m
+TESTFLAGS  ?=
+# CI sets TEST_EXEC to a wrapper that lets an unprivileged user run test binaries.
+TEST_EXEC  ?=
+STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+HOST_GOOS  := $(shell $(GO) env GOOS)
+# wisp-bar needs cgo only on macOS (notifications); elsewhere it is pure Go.
+BAR_CGO    := $(if $(filter darwin,$(HOST_GOOS)),1,0)
+HAVE_BAR   := $(wildcard cmd/wisp-bar/*.go)
+BINARIES   := bin/wisp $(if $(HAVE_BAR),bin/wisp-bar)
+
+.PHONY: all build install test check fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
+
+all: build
+
+build: $(BINARIES)
+
+# wisp is static: Landlock's all-threads calls need no cgo, and neither does anything else.
+bin/wisp:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp
+
+bin/wisp-bar:
+	CGO_ENABLED=$(BAR_CGO) $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp-bar
+
+install: build
+	install -d $(BINDIR)
+	install -m 0755 $(BINARIES) $(BINDIR)/
+
+test:
+	$(GO) test -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
+
+# Everything a change must pass, cheapest first.
+check: fmt-check vet vet-darwin darwincheck staticcheck test
+
+# Go files outside testdata/ (fixtures may be malformed on purpose).
+GOFILES = $(shell find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -not -path '*/node_modules/*')
+
+fmt:
+	gofmt -w $(GOFILES)
+
+fmt-check:
+	@unformatted=$$(gofmt -l $(GOFILES)); \
+	if [ -n "$$unformatted" ]; then echo "gofmt: not formatted (run make fmt):"; echo "$$unformatted"; exit 1; fi
+
+vet:
+	$(GO) vet ./...
+
+# go vet for macOS with and without cgo (scripts/vet-darwin.sh says which packages).
+vet-darwin:
+	GO=$(GO) scripts/vet-darwin.sh ./...
+
+# Type-check darwin cgo code (and fyne.io/systray's, which wisp-bar builds on) with C faked.
+darwincheck:
+	$(GO) run ./tools/darwincheck ./... fyne.io/systray
+
+staticcheck:
+	$(GO) run $(STATICCHECK) ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -timeout 20m ./...
+	@for script in scripts/bench*.sh; do \
+		if [ -f "$$script" ]; then echo "== $$script"; bash "$$script" || exit 1; fi; \
+	done
+
+clean:
+	rm -rf bin
