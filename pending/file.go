@@ -24,6 +24,7 @@ type Filed struct {
 	stop      chan struct{} // closed by Withdraw
 	stopOnce  sync.Once
 	watching  chan struct{} // closed once Wait watches the folder
+	watchOnce sync.Once
 	cleanOnce sync.Once
 	cleanErr  error
 }

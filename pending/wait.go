@@ -71,7 +71,7 @@ func (f *Filed) watchFolder() (*fsnotify.Watcher, error) {
 		w.Close()
 		return nil, fmt.Errorf("watch the pending folder %s for an answer: %w", f.c.Dir, err)
 	}
-	close(f.watching)
+	f.watchOnce.Do(func() { close(f.watching) })
 	return w, nil
 }
 
