@@ -81,9 +81,9 @@ type pending struct {
 
 // Limits on command strings inside command strings (sh -c "eval '…'").
 const (
-	maxDepth   = 4
-	maxNested  = 16
-	maxBraces  = 64
+	maxDepth  = 4
+	maxNested = 16
+	maxBraces = 64
 )
 
 // checker holds what checking one line needs. Checkers are pooled, so a

@@ -59,6 +59,9 @@ func (f *firstBytes) collect(prog *syntax.Prog, pc uint32, seen []bool) bool {
 	case syntax.InstRune1:
 		return f.addRange(inst.Rune[0], inst.Rune[0], inst)
 	case syntax.InstRune:
+		if len(inst.Rune) == 1 { // one rune, case-folded
+			return f.addRange(inst.Rune[0], inst.Rune[0], inst)
+		}
 		for i := 0; i+1 < len(inst.Rune); i += 2 {
 			if !f.addRange(inst.Rune[i], inst.Rune[i+1], inst) {
 				return false

@@ -205,23 +205,33 @@ func needsQuote(c byte, quoted, mark bool) bool {
 	return !isSafe(c) && !(isExpanding(c) && !quoted)
 }
 
-// appendRuns quotes only the runs of bytes that need it, for a word that
-// mixes quoted text with characters the shell expands (a'b c'*).
+// appendRuns quotes a word that mixes quoted text with characters the
+// shell expands ("my file"* is 'my file'*): each run of bytes that were
+// quoted together is quoted whole when any of it needs quotes; elsewhere
+// only the bytes that need it are.
 func appendRuns(dst, value []byte, quoted []bool, mark bool) []byte {
 	for i := 0; i < len(value); {
-		j := i
-		for j < len(value) && needsQuote(value[j], quoted[j], mark) {
+		j := i + 1
+		for j < len(value) && quoted[j] == quoted[i] && (quoted[i] || needsQuote(value[j], false, mark) == needsQuote(value[i], false, mark)) {
 			j++
 		}
-		if j > i {
+		if anyNeedsQuote(value[i:j], quoted[i:j], mark) {
 			dst = appendSingleQuoted(dst, value[i:j])
-			i = j
-			continue
+		} else {
+			dst = append(dst, value[i:j]...)
 		}
-		dst = append(dst, value[i])
-		i++
+		i = j
 	}
 	return dst
+}
+
+func anyNeedsQuote(value []byte, quoted []bool, mark bool) bool {
+	for i, c := range value {
+		if needsQuote(c, quoted[i], mark) {
+			return true
+		}
+	}
+	return false
 }
 
 func appendSingleQuoted(dst, value []byte) []byte {

@@ -65,7 +65,10 @@ func unwrap(words []word) (start int, split []word, dynamic bool) {
 			if start+1+next > len(words) {
 				return start, nil, false
 			}
-			return start, splitWords(splitValue, words[start+1+next:]), false
+			if split := splitWords(splitValue, words[start+1+next:]); len(split) > 0 {
+				return start, split, false
+			}
+			return start, nil, false
 		}
 		if next < 0 || start+1+next >= len(words) {
 			return start, nil, false

@@ -1,0 +1,125 @@
+package policy
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// seedLines are every line the table tests use, as a seed corpus.
+func seedLines() []string {
+	lines := slices.Clone(allowedByDefault)
+	for _, l := range deniedByDefault {
+		lines = append(lines, l...)
+	}
+	return append(lines, "a | b | c", "$(x)$(y)", "${a:-$(b)}", "x=(a b)", "\\", "'", "`", "{", "f() {", "<<", "a &&")
+}
+
+// FuzzSegments: the segmenter never panics, gives the same answer twice,
+// and Check and Assess agree with it.
+func FuzzSegments(f *testing.F) {
+	for _, l := range seedLines() {
+		f.Add(l)
+	}
+	p, err := New([]string{`^x`}, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		first, err1 := Segments(line)
+		second, err2 := Segments(line)
+		if (err1 == nil) != (err2 == nil) || !slices.Equal(first, second) {
+			t.Fatalf("Segments(%q) changed: %q %v, then %q %v", line, first, err1, second, err2)
+		}
+		d1, d2 := p.Check(line), p.Check(line)
+		if d1.Allowed != d2.Allowed || d1.Rule != d2.Rule || d1.Segment != d2.Segment || d1.Risk.Level != d2.Risk.Level {
+			t.Fatalf("Check(%q) changed: %+v, then %+v", line, d1, d2)
+		}
+		if err1 != nil && d1.Allowed {
+			t.Fatalf("Check(%q) allowed a line Segments cannot split: %v", line, err1)
+		}
+		if err1 == nil && !slices.Equal(d1.Segments, first) {
+			t.Fatalf("Check(%q) segments %q, Segments %q", line, d1.Segments, first)
+		}
+		if a, _ := Assess(line); !a.Level.valid() || len(a.Reasons) == 0 {
+			t.Fatalf("Assess(%q) = %+v", line, a)
+		}
+	})
+}
+
+// FuzzShellJoin: what ShellJoin writes, a shell reads back as the same words.
+func FuzzShellJoin(f *testing.F) {
+	f.Add("echo\x00a b\x00it's\x00\x00*")
+	f.Add("a=b\x00$(x)\x00`y`\x00\\\x00\n")
+	f.Fuzz(func(t *testing.T, joined string) {
+		args := strings.Split(joined, "\x00")
+		for _, a := range args {
+			if strings.ContainsRune(a, 0) || !utf8.ValidString(a) {
+				return // a shell's words hold no NUL; the parser takes only UTF-8
+			}
+		}
+		if got := shellWords(t, ShellJoin(args)); !slices.Equal(got, args) {
+			t.Fatalf("ShellJoin(%q) = %s, read back as %q", args, ShellJoin(args), got)
+		}
+	})
+}
+
+// FuzzPrefilter: the first-byte test never rules out a match.
+func FuzzPrefilter(f *testing.F) {
+	for _, r := range defaultRules {
+		f.Add(r.Pattern, "sudo rm -rf /")
+	}
+	f.Add(`^(?i)sudo`, "SUDO x")
+	f.Add(`^\bx`, "x")
+	f.Add(`^(a|)b`, "b")
+	f.Add(`^é`, "é")
+	f.Fuzz(func(t *testing.T, pattern, s string) {
+		re, err := regexp.Compile(pattern)
+		if err != nil {
+			return
+		}
+		first := prefilterFor(pattern)
+		if re.MatchString(s) && !first.mayMatch(s) {
+			t.Fatalf("the prefilter of %q rules out %q, which matches", pattern, s)
+		}
+	})
+}
+
+func TestPrefilter(t *testing.T) {
+	tests := []struct {
+		pattern string
+		usable  bool
+		starts  string // bytes a match may start with, when usable
+	}{
+		{`^(?:sudo|doas|su)(?:\s|$)`, true, "ds"},
+		{`^wisp\s`, true, "w"},
+		{`\|\s*sh`, false, ""},
+		{`^(a|)b`, true, "ab"},
+		{`^$`, false, ""},
+		{`^.x`, false, ""},
+		{`^(?i)s`, false, ""},
+		{`^é`, false, ""},
+	}
+	for _, tt := range tests {
+		f := prefilterFor(tt.pattern)
+		if f.usable != tt.usable {
+			t.Errorf("%q: usable %v; want %v", tt.pattern, f.usable, tt.usable)
+			continue
+		}
+		for c := 0; c < 128 && tt.usable; c++ {
+			if f.has(byte(c)) != strings.ContainsRune(tt.starts, rune(c)) {
+				t.Errorf("%q: first byte %q allowed %v", tt.pattern, rune(c), f.has(byte(c)))
+			}
+		}
+	}
+	// Every default rule agrees with its regexp on every line the tests use.
+	for _, line := range seedLines() {
+		for _, r := range defaultRules {
+			if r.re.MatchString(line) && !r.first.mayMatch(line) {
+				t.Errorf("rule %s: the prefilter hides a match of %q", r.Name, line)
+			}
+		}
+	}
+}
