@@ -39,6 +39,12 @@ func (b *Bar) withdraw(id string) {
 	}
 }
 
+func (b *Bar) withdrawAll() {
+	for id := range b.shown {
+		b.withdraw(id)
+	}
+}
+
 // bannerEvent acts on a click on a banner, or its dismissal. The answer is
 // bound to the bytes that banner showed.
 func (b *Bar) bannerEvent(ev BannerEvent) {

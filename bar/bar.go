@@ -130,15 +130,21 @@ func (b *Bar) Refresh() {
 }
 
 // Run watches the pending folder and serves clicks until ctx is done or
-// the person quits. It returns the watcher's error, if it could not watch;
-// until then the menu says what is wrong.
+// the person quits. A folder it cannot watch (unsafe, unreadable) is said
+// in the menu, which keeps serving Quit. When Run returns, its banners are
+// withdrawn and the watcher has stopped.
 func (b *Bar) Run(ctx context.Context) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	watchCtx, stopWatch := context.WithCancel(ctx)
 	watchErr := make(chan error, 1)
-	go func() { watchErr <- b.cfg.Channel.Watch(ctx, b.received) }()
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		watchErr <- b.cfg.Channel.Watch(watchCtx, b.received)
+	}()
+	defer func() { stopWatch(); <-watched }() // nothing touches the folder after Run
 	ticker := time.NewTicker(ageRefresh)
 	defer ticker.Stop()
+	defer b.withdrawAll() // nobody can answer this Bar's banners once it is gone
 	b.render()
 	return b.loop(ctx, watchErr, ticker.C)
 }

@@ -1,0 +1,91 @@
+//go:build cgo
+
+package main
+
+import (
+	"log"
+
+	"github.com/wisp-sh/wisp/bar"
+	"github.com/wisp-sh/wisp/darwin"
+)
+
+var platformHints = []string{"build and install wisp-bar as Wisp Bar.app with make install-app"}
+
+// openPlatform starts macOS notifications when wisp-bar runs from its
+// bundle. Without one, banners are off (macOS would kill the process at the
+// first notification call), and the details alert and the menu still work.
+func openPlatform(logger *log.Logger) (platform, error) {
+	p := platform{face: macFace{}, desktop: macDesktop{}, close: func() {}}
+	n, err := darwin.Start()
+	if err != nil {
+		p.off = err.Error()
+		logger.Printf("banners are off: %v", err)
+		return p, nil
+	}
+	p.face = macFace{n: n}
+	p.attach = func(b *bar.Bar) { go reportAuthorization(b, logger) }
+	return p, nil
+}
+
+// reportAuthorization tells the bar whether the person lets banners through.
+func reportAuthorization(b *bar.Bar, logger *log.Logger) {
+	for auth := range darwin.Authorizations() {
+		if auth.Allowed() || auth == darwin.NotDetermined {
+			b.SetBannerStatus(bar.BannerStatus{})
+			continue
+		}
+		logger.Print("notifications are turned off for Wisp Bar in System Settings; the menu answers")
+		b.SetBannerStatus(bar.BannerStatus{Off: "notifications are turned off for Wisp Bar in System Settings", CanEnable: true})
+	}
+}
+
+// macFace shows bar's banners through UNUserNotificationCenter, and details
+// in an alert. Without a Notifier (no bundle) only the alert works.
+type macFace struct{ n *darwin.Notifier }
+
+func (f macFace) Show(b bar.Banner) error {
+	if f.n == nil {
+		return darwin.ErrNoBundle
+	}
+	return f.n.Show(b.ID, b.Title, b.Body, buttons(b.Actions))
+}
+
+func (f macFace) Withdraw(id string) error {
+	if f.n == nil {
+		return nil // nothing could have been shown
+	}
+	return f.n.Withdraw(id)
+}
+
+func (f macFace) ShowDetails(d bar.Details) error {
+	return darwin.Alert(d.ID, d.Title, d.Text, buttons(d.Actions) == darwin.BothButtons)
+}
+
+func (f macFace) Events() <-chan bar.BannerEvent {
+	out := make(chan bar.BannerEvent, 64)
+	go func() {
+		for ev := range darwin.Events() {
+			out <- bar.BannerEvent{ID: ev.ID, Action: ev.Action, Closed: ev.Closed}
+		}
+	}()
+	return out
+}
+
+func buttons(actions []bar.BannerAction) int {
+	has := map[string]bool{}
+	for _, a := range actions {
+		has[a.Key] = true
+	}
+	switch {
+	case has[bar.ActionApprove]:
+		return darwin.BothButtons
+	case has[bar.ActionDeny]:
+		return darwin.DenyOnly
+	}
+	return darwin.NoButtons
+}
+
+type macDesktop struct{}
+
+func (macDesktop) Open(path string) error          { return darwin.OpenFile(path) }
+func (macDesktop) OpenNotificationSettings() error { return darwin.OpenNotificationSettings() }

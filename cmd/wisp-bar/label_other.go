@@ -1,0 +1,12 @@
+//go:build !linux
+
+package main
+
+import "github.com/wisp-sh/wisp/bar"
+
+// menuLabel is the label as written: menus here have no access-key marks.
+func menuLabel(label string) string { return label }
+
+// trayTitle is the text beside the icon in the menu bar: the count alone,
+// nothing when nothing waits.
+func trayTitle(m bar.Menu) string { return m.Title }

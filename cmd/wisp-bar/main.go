@@ -1,0 +1,60 @@
+// Command wisp-bar is wisp's menu-bar helper: it shows the requests waiting
+// in wisp's pending folder in the menu bar (the tray on Linux), raises a
+// banner for each, and writes the person's answer through package pending.
+//
+// main is wiring only: package bar is the core, fyne.io/systray the menu,
+// freedesktop (Linux) or darwin (macOS) the banners. systray.Run owns the
+// main goroutine, as it must on macOS, where it runs the one app loop.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/wisp-sh/wisp/config"
+)
+
+// version is set by the build (make app, make install).
+var version = "dev"
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run is main without the exit; it returns the exit code: 0 after Quit or
+// a signal, 1 when wisp-bar cannot start, 2 for a usage error.
+func run(args []string, stdout, stderr io.Writer) int {
+	flags := flag.NewFlagSet("wisp-bar", flag.ContinueOnError)
+	flags.SetOutput(stderr)
+	showVersion := flags.Bool("version", false, "print the version and exit")
+	flags.Usage = func() {
+		fmt.Fprintln(stderr, "usage: wisp-bar [--version]\n\nwisp-bar shows wisp's waiting approval requests in the menu bar and answers them.")
+	}
+	if err := flags.Parse(args); err != nil {
+		return 2
+	}
+	if flags.NArg() > 0 {
+		flags.Usage()
+		return 2
+	}
+	if *showVersion {
+		fmt.Fprintln(stdout, "wisp-bar", version)
+		return 0
+	}
+	home, err := config.DefaultHome()
+	if err != nil {
+		return fail(stderr, err)
+	}
+	return serve(home, stderr)
+}
+
+// fail prints err and hints in wisp's voice and returns exit code 1.
+func fail(stderr io.Writer, err error, hints ...string) int {
+	fmt.Fprintf(stderr, "wisp-bar: error: %v\n", err)
+	for _, hint := range hints {
+		fmt.Fprintf(stderr, "wisp-bar: hint: %s\n", hint)
+	}
+	return 1
+}
