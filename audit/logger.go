@@ -37,8 +37,9 @@ type Logger struct {
 	rotateAt int64
 	keep     int
 
-	mu   sync.Mutex
-	file *os.File
+	mu     sync.Mutex
+	file   *os.File
+	opened os.FileInfo // the file's fstat when opened: its identity
 }
 
 // New returns a Logger for the audit log in h, stamping every line with

@@ -15,14 +15,11 @@ const lockName = "audit.lock"
 // reopened when another process has rotated the file under this one's
 // descriptor, and rotated first when the line would take it past rotateAt.
 func (l *Logger) fileFor(n int64) (*os.File, error) {
-	if err := l.reopenIfMoved(); err != nil {
-		return nil, err
-	}
-	info, err := l.file.Stat()
+	size, err := l.currentSize()
 	if err != nil {
 		return nil, err
 	}
-	if !l.full(info.Size(), n) {
+	if !l.full(size, n) {
 		return l.file, nil
 	}
 	if err := l.rotate(n); err != nil {
@@ -34,20 +31,21 @@ func (l *Logger) fileFor(n int64) (*os.File, error) {
 	return l.file, nil
 }
 
-// reopenIfMoved opens the file when none is open, or when the path no
-// longer names the file the descriptor points at (fstat against stat).
-func (l *Logger) reopenIfMoved() error {
-	if l.file == nil {
-		return l.reopen()
-	}
-	onDisk, err := os.Stat(l.home.AuditFile())
-	if err == nil {
-		open, ferr := l.file.Stat()
-		if ferr == nil && os.SameFile(open, onDisk) {
-			return nil
+// currentSize makes sure the descriptor points at the file the path names
+// (stat of the path against the descriptor's fstat, taken when it was
+// opened), reopening when another process moved the file, and returns
+// that file's size. One stat per event.
+func (l *Logger) currentSize() (int64, error) {
+	if l.file != nil {
+		onDisk, err := os.Stat(l.home.AuditFile())
+		if err == nil && os.SameFile(l.opened, onDisk) {
+			return onDisk.Size(), nil
 		}
 	}
-	return l.reopen()
+	if err := l.reopen(); err != nil {
+		return 0, err
+	}
+	return l.opened.Size(), nil
 }
 
 func (l *Logger) reopen() error {
@@ -59,7 +57,12 @@ func (l *Logger) reopen() error {
 	if err != nil {
 		return fmt.Errorf("open the audit log: %w", err)
 	}
-	l.file = f
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return fmt.Errorf("open the audit log: %w", err)
+	}
+	l.file, l.opened = f, info
 	return nil
 }
 
