@@ -2,6 +2,7 @@ package refusal
 
 import (
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ type captureCase struct {
 	lang         string // LANG; "C" when empty (ASCII quotes)
 	networkOff   bool
 	unprivileged bool
-	needs        string // a program that must be installed
+	needs        string // programs that must be installed; "root" for the read-only binds, "chattr" for a file flag
 	verdict      Verdict
 	want         []string
 }
@@ -61,18 +62,18 @@ var captureCases = []captureCase{
 	{name: "npm-install", line: `npm install --offline --no-audit --no-fund --prefix "$OUT/npmproj" ./pkg`, needs: "npm", verdict: Refused, want: []string{"$WORK/outside/npmproj"}},
 
 	// Protected paths inside the root: the read-only bind's EROFS.
-	{name: "protected-hook", line: `touch .git/hooks/pre-commit`, verdict: Refused, want: []string{"$WORK/root/.git/hooks/pre-commit"}},
-	{name: "protected-hook-redirect", line: `echo '#!/bin/sh' > "$ROOT/.git/hooks/post-checkout"`, verdict: Refused, want: []string{"$WORK/root/.git/hooks/post-checkout"}},
+	{name: "protected-hook", line: `touch .git/hooks/pre-commit`, needs: "root", verdict: Refused, want: []string{"$WORK/root/.git/hooks/pre-commit"}},
+	{name: "protected-hook-redirect", line: `echo '#!/bin/sh' > "$ROOT/.git/hooks/post-checkout"`, needs: "root", verdict: Refused, want: []string{"$WORK/root/.git/hooks/post-checkout"}},
 	// git renames .git/config.lock onto the bound file: EBUSY.
-	{name: "protected-git-config", line: `git config user.name x`, needs: "git", verdict: Refused, want: []string{"$WORK/root/.git/config"}},
+	{name: "protected-git-config", line: `git config user.name x`, needs: "git root", verdict: Refused, want: []string{"$WORK/root/.git/config"}},
 
 	// Inside the roots, refused by something else.
-	{name: "readonly-mount", line: `touch ro/x`, verdict: NotTheSandbox, want: []string{"$WORK/root/ro/x"}},
-	{name: "readonly-mount-mkdir-utf8", line: `mkdir ro/d`, lang: "C.UTF-8", verdict: NotTheSandbox, want: []string{"$WORK/root/ro/d"}},
-	{name: "immutable-redirect", line: `echo x > immutable`, verdict: NotTheSandbox, want: []string{"$WORK/root/immutable"}},
-	{name: "immutable-python", line: `python3 -c 'open("immutable", "w")'`, needs: "python3", verdict: NotTheSandbox, want: []string{"$WORK/root/immutable"}},
-	{name: "immutable-rm", line: `rm -f immutable`, verdict: NotTheSandbox, want: []string{"$WORK/root/immutable"}},
-	{name: "symlinked-root", line: `touch "$LINKROOT/ro/y"`, dir: "link-root", verdict: NotTheSandbox, want: []string{"$WORK/root/ro/y"}},
+	{name: "readonly-mount", line: `touch ro/x`, needs: "root", verdict: NotTheSandbox, want: []string{"$WORK/root/ro/x"}},
+	{name: "readonly-mount-mkdir-utf8", line: `mkdir ro/d`, lang: "C.UTF-8", needs: "root", verdict: NotTheSandbox, want: []string{"$WORK/root/ro/d"}},
+	{name: "immutable-redirect", line: `echo x > immutable`, needs: "chattr", verdict: NotTheSandbox, want: []string{"$WORK/root/immutable"}},
+	{name: "immutable-python", line: `python3 -c 'open("immutable", "w")'`, needs: "python3 chattr", verdict: NotTheSandbox, want: []string{"$WORK/root/immutable"}},
+	{name: "immutable-rm", line: `rm -f immutable`, needs: "chattr", verdict: NotTheSandbox, want: []string{"$WORK/root/immutable"}},
+	{name: "symlinked-root", line: `touch "$LINKROOT/ro/y"`, dir: "link-root", needs: "root", verdict: NotTheSandbox, want: []string{"$WORK/root/ro/y"}},
 	{name: "unprivileged-locked-dir", line: `touch locked/x`, unprivileged: true, verdict: NotTheSandbox, want: []string{"$WORK/root/locked/x"}},
 	{name: "unprivileged-outside", line: `touch "$OUT/by-user"`, unprivileged: true, verdict: Refused, want: []string{"$WORK/outside/by-user"}},
 
@@ -101,10 +102,8 @@ func TestCaptureCorpus(t *testing.T) {
 	ws := newWorkspace(t)
 	for _, c := range captureCases {
 		t.Run(c.name, func(t *testing.T) {
-			if c.needs != "" {
-				if _, err := exec.LookPath(c.needs); err != nil {
-					t.Skipf("%s is not installed", c.needs)
-				}
+			if missing := ws.missing(c.needs); missing != "" {
+				t.Skip(missing)
 			}
 			var uid, gid int
 			if c.unprivileged {
@@ -119,6 +118,23 @@ func TestCaptureCorpus(t *testing.T) {
 			}
 		})
 	}
+}
+
+// missing says what a case needs that is not here.
+func (ws workspace) missing(needs string) string {
+	for _, need := range strings.Fields(needs) {
+		switch {
+		case need == "root" && os.Geteuid() != 0:
+			return "the read-only binds need root (a mount namespace)"
+		case need == "chattr" && !ws.immutable:
+			return "this file system has no immutable flag (chattr +i)"
+		case need != "root" && need != "chattr":
+			if _, err := exec.LookPath(need); err != nil {
+				return need + " is not installed"
+			}
+		}
+	}
+	return ""
 }
 
 // checkCaptured: the verdict, and each wanted path among the refused ones

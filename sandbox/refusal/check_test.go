@@ -148,6 +148,7 @@ var noPathCases = []checkCase{
 	{name: "cd", output: "bash: line 1: cd: /root/x: Permission denied\n", verdict: None},
 	{name: "find deleting is a write", output: "find: cannot delete '/w/out/x': Permission denied\n", verdict: Refused,
 		paths: []string{"/w/out/x"}, refused: []string{"/w/out/x"}, errno: eacces},
+	{name: "npm's path line for a failure of its own", output: "npm error code ENOENT\nnpm error path /w/out/package.json\nError: Permission denied\n", verdict: Guess, errno: eacces},
 	{name: "no errno", output: "make: *** [Makefile:3: all] Error 1\n", verdict: None},
 	{name: "a plain failure", output: "--- FAIL: TestX (0.00s)\n    x_test.go:9: got 1, want 2\nFAIL\n", verdict: None},
 	{name: "empty", output: "", verdict: None},

@@ -3,6 +3,7 @@ package refusal
 import (
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -138,7 +139,7 @@ func Folders(r Result) []string {
 		if underAny(p, r.Protected) {
 			continue
 		}
-		if dir := filepath.Dir(p); !contains(out, dir) {
+		if dir := filepath.Dir(p); !slices.Contains(out, dir) {
 			out = append(out, dir)
 		}
 	}

@@ -9,7 +9,18 @@
 // The check reads text the command printed, which a command could forge: the
 // verdict changes only what the model and the person are told, never what
 // runs or what the sandbox allows.
+//
+// A refused network connection is a guess, worded as 0054's guess line
+// (which names "a network connection"), not a line of its own: with the
+// network off Landlock refuses every TCP connection with EACCES, but so can
+// another security module, and Landlock leaves UDP alone, so the output
+// alone cannot make it certain; and no record gives a network line's
+// wording. It counts only while the network is off (Input.NetworkOff): with
+// it on the sandbox refuses no connection, so a refused one says nothing.
+// Refused reads say nothing either: the sandbox confines writes only.
 package refusal
+
+import "slices"
 
 // Verdict is the outcome of the check.
 type Verdict string
@@ -81,28 +92,10 @@ func Check(in Input) Result {
 	return judge(in, found)
 }
 
-// judge resolves the paths found and picks the verdict: any refused path
-// makes it refused; otherwise a counted errno line that named no path makes
-// it a guess; otherwise every path was inside, so it was not the sandbox.
+// judge resolves the paths found and gives the verdict.
 func judge(in Input, found findings) Result {
-	resolve := in.Resolve
-	if resolve == nil {
-		resolve = RealPath
-	}
-	place := newPlacer(in, resolve)
 	r := Result{Errno: found.errno}
-	for _, n := range found.paths {
-		p, ok := absolute(n.raw, in.Dir, in.Home)
-		if ok {
-			p = resolve(p)
-		}
-		switch {
-		case !ok && !n.protectedOnly:
-			found.unnamed = true
-		case ok && (!n.protectedOnly || place.isProtected(p)):
-			r.add(place, p)
-		}
-	}
+	unplaced := r.checkPaths(in, found.paths)
 	if found.lines == 0 && len(r.Paths) == 0 {
 		return Result{} // only lines that count on a protected path, and none was
 	}
@@ -112,34 +105,47 @@ func judge(in Input, found findings) Result {
 	switch {
 	case len(r.Refused) > 0:
 		r.Verdict = Refused
-	case found.unnamed || len(r.Paths) == 0:
-		r.Verdict = Guess
+	case found.unnamed || unplaced || len(r.Paths) == 0:
+		r.Verdict = Guess // some refusal named nothing that could be checked
 	default:
 		r.Verdict = NotTheSandbox
 	}
 	return r
 }
 
+// checkPaths places each path named. It reports whether one could not be
+// placed (~user, or relative with no directory), which leaves a guess.
+func (r *Result) checkPaths(in Input, paths []namedPath) (unplaced bool) {
+	resolve := in.Resolve
+	if resolve == nil {
+		resolve = RealPath
+	}
+	place := newPlacer(in, resolve)
+	for _, n := range paths {
+		p, ok := absolute(n.raw, in.Dir, in.Home)
+		switch {
+		case !ok:
+			unplaced = unplaced || !n.protectedOnly
+		case !n.protectedOnly:
+			r.add(place, resolve(p))
+		case place.isProtected(resolve(p)):
+			r.add(place, resolve(p))
+		}
+	}
+	return unplaced
+}
+
 // add records one resolved path once, and whether it was refused.
 func (r *Result) add(place placer, p string) {
-	if contains(r.Paths, p) {
+	if slices.Contains(r.Paths, p) {
 		return
 	}
 	r.Paths = append(r.Paths, p)
 	inside, protected := place.where(p)
-	if protected != "" && !contains(r.Protected, protected) {
+	if protected != "" && !slices.Contains(r.Protected, protected) {
 		r.Protected = append(r.Protected, protected)
 	}
 	if !inside || protected != "" {
 		r.Refused = append(r.Refused, p)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }

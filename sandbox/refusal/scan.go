@@ -86,6 +86,10 @@ type findings struct {
 	errno     string      // the errno text of the first counted line
 	lines     int         // counted lines
 	tentative string      // the errno of lines that count only for a protected path
+	// npm's path lines count once npm itself printed a counted errno line;
+	// it prints them for every failure (ENOENT too).
+	npmPaths   []string
+	npmRefused bool
 }
 
 // namedPath is a path as the output gave it.
@@ -141,16 +145,24 @@ func scan(out []byte, networkOff bool) findings {
 		}
 		readLine(line, networkOff, &f)
 	}
+	for _, p := range f.npmPaths {
+		if f.npmRefused {
+			f.addPath(p, false)
+		}
+	}
 	return f
 }
 
 // readBrewList takes the paths listed after Homebrew's marker, up to the
 // first line that is not one.
 func readBrewList(from []byte, f *findings) {
-	lines := strings.Split(string(from), "\n")
-	found := false
-	for _, l := range lines[1:] {
-		l = strings.TrimSpace(l)
+	found, marker := false, true
+	for line := range bytes.Lines(from) {
+		l := strings.TrimSpace(string(line))
+		if marker {
+			marker = false
+			continue
+		}
 		if !strings.HasPrefix(l, "/") && !strings.HasPrefix(l, "~") {
 			break
 		}

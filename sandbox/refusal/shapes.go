@@ -11,7 +11,7 @@ import (
 // connection while the network is on.
 func readLine(line string, networkOff bool, f *findings) {
 	if p, ok := npmPath(line); ok {
-		f.addPath(p, false)
+		f.npmPaths = append(f.npmPaths, p)
 		return
 	}
 	e, at := findErrno(line)
@@ -35,6 +35,7 @@ func readLine(line string, networkOff bool, f *findings) {
 		}
 	default:
 		f.countPaths(e.name, pathsOn(line, head, tail))
+		f.npmRefused = f.npmRefused || strings.HasPrefix(line, "npm ")
 	}
 }
 
@@ -154,7 +155,7 @@ func verbPath(head, tool string) (string, bool) {
 	}
 	for _, verb := range writeVerbs {
 		if i := strings.Index(body, verb); i >= 0 {
-			return pathInField(body[i+len(verb):], tool, true)
+			return pathInField(body[i+len(verb):], tool)
 		}
 	}
 	return "", false
@@ -170,7 +171,7 @@ func fieldPath(head, tail, tool string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return pathInField(field, tool, false)
+	return pathInField(field, tool)
 }
 
 // lastField is the text between the last two ": " of head, which must end
@@ -189,11 +190,12 @@ func lastField(head string) (string, bool) {
 }
 
 // pathInField takes a path from a field of free text: the whole field when
-// it starts like a path (or is one bare word), else its last word with a
-// slash in it ("Cannot open /x/f" in a perl die).
-func pathInField(field, tool string, bareWords bool) (string, bool) {
+// it starts like a path (spaces and all) or is one word, else its last word
+// if that has a slash ("Cannot open /x/f" in a perl die). A relative name
+// with a space in it cannot be told from the words around it.
+func pathInField(field, tool string) (string, bool) {
 	field = strings.TrimSpace(field)
-	if startsLikePath(field) || !strings.ContainsAny(field, " \t") || bareWords && !strings.Contains(field, "/") {
+	if startsLikePath(field) || !strings.ContainsAny(field, " \t") {
 		return field, looksLikePath(field, tool)
 	}
 	words := strings.Fields(field)

@@ -17,6 +17,7 @@ type workspace struct {
 	dir                        string // W, a real path
 	root, outside, home, link  string
 	protected, readOnly, roots []string
+	immutable                  bool // root/immutable carries the flag
 }
 
 func newWorkspace(t *testing.T) workspace {
@@ -40,31 +41,39 @@ func newWorkspace(t *testing.T) workspace {
 	must(t, os.Symlink(ws.root, ws.link))
 	git(t, ws.root, "init", "-q")
 	git(t, ws.root, "init", "-q", "src")
-	ws.makeImmutable(t, ws.root+"/immutable")
+	ws.immutable = makeImmutable(t, ws.root+"/immutable")
 	must(t, os.Chmod(ws.root+"/locked", 0o500))
 	return ws
 }
 
 // makeImmutable sets the file flag (chattr +i) that refuses writes with
 // EPERM inside a root, and clears it again so the directory can go.
-func (ws workspace) makeImmutable(t *testing.T, path string) {
+func makeImmutable(t *testing.T, path string) bool {
 	t.Helper()
 	if out, err := exec.Command("chattr", "+i", path).CombinedOutput(); err != nil {
-		t.Logf("chattr +i %s: %v: %s (the immutable cases will not see EPERM)", path, err, out)
-		return
+		t.Logf("chattr +i %s: %v: %s", path, err, out)
+		return false
 	}
 	t.Cleanup(func() { _ = exec.Command("chattr", "-i", path).Run() })
+	return true
 }
 
-// openToOthers lets an unprivileged user walk down to the workspace.
+// openToOthers lets an unprivileged user walk down to the workspace. It
+// opens only the test's own directories, below the temporary directory.
 func (ws workspace) openToOthers(t *testing.T) {
 	t.Helper()
+	tmp, err := filepath.EvalSymlinks(os.TempDir())
+	must(t, err)
 	for d := ws.dir; d != "/" && d != "."; d = filepath.Dir(d) {
 		info, err := os.Stat(d)
 		must(t, err)
-		if info.Mode().Perm()&0o005 != 0o005 {
-			must(t, os.Chmod(d, info.Mode().Perm()|0o005))
+		if info.Mode().Perm()&0o005 == 0o005 {
+			continue
 		}
+		if !within(d, tmp) || d == tmp {
+			t.Skipf("%s is closed to other users; set TMPDIR to a directory they can reach", d)
+		}
+		must(t, os.Chmod(d, info.Mode().Perm()|0o005))
 	}
 	must(t, os.Chmod(ws.root, 0o777))
 	must(t, os.Chmod(ws.root+"/tmp", 0o777))
@@ -74,7 +83,11 @@ func (ws workspace) openToOthers(t *testing.T) {
 // refuses, the real tools print.
 func (ws workspace) run(t *testing.T, c captureCase, uid, gid int) []byte {
 	t.Helper()
-	spec, err := json.Marshal(confineSpec{Line: c.line, Writable: []string{ws.root}, ReadOnly: ws.readOnly, NetworkOff: c.networkOff, UID: uid, GID: gid})
+	spec := confineSpec{Line: c.line, Writable: []string{ws.root}, NetworkOff: c.networkOff, UID: uid, GID: gid}
+	if os.Geteuid() == 0 {
+		spec.ReadOnly = ws.readOnly // a mount namespace needs root; the cases that need it say so
+	}
+	raw, err := json.Marshal(spec)
 	must(t, err)
 	self, err := os.Executable()
 	must(t, err)
@@ -85,7 +98,7 @@ func (ws workspace) run(t *testing.T, c captureCase, uid, gid int) []byte {
 		lang = "C"
 	}
 	cmd.Env = []string{
-		confineEnv + "=" + string(spec), "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + ws.home,
+		confineEnv + "=" + string(raw), "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + ws.home,
 		"TMPDIR=" + ws.root + "/tmp", "LANG=" + lang, "OUT=" + ws.outside, "ROOT=" + ws.root,
 		"LINKROOT=" + ws.link, "PARENT=" + strconv.Itoa(os.Getpid()), "GIT_CONFIG_NOSYSTEM=1",
 		"npm_config_cache=" + ws.root + "/tmp/npm", "npm_config_update_notifier=false",
