@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/wisp-sh/wisp/approval"
@@ -128,6 +130,7 @@ func (s *session) channel() *pending.Channel {
 	timeout := time.Duration(s.cfg.Approval.TimeoutSeconds) * time.Second
 	return pending.New(s.home.PendingDir(), pending.WithTimeout(timeout),
 		pending.WithRefusals(func(file string, reason error) {
-			_ = s.audit.Log(audit.AnswerRefused{File: file, By: "pending", Reason: reason.Error()})
+			id, _, _ := strings.Cut(filepath.Base(file), ".")
+			_ = s.audit.Log(audit.AnswerRefused{ID: id, File: file, Reason: reason.Error()})
 		}))
 }
