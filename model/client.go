@@ -1,0 +1,148 @@
+// Package model is wisp's model client: chat completions with tools, streamed,
+// from any OpenAI-compatible server (Ollama by default; LM Studio, llama.cpp's
+// server, vLLM or a hosted API). It owns the request, the streaming, the
+// assembly of tool calls split across chunks, and turning every failure into
+// a typed error whose message says what to do. It imports only config.
+package model
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/wisp-sh/wisp/config"
+)
+
+// DefaultIdleTimeout bounds the silence between two chunks (and before the
+// first), so a stuck server never hangs a conversation. It is generous
+// because a local server may load the model before its first token.
+const DefaultIdleTimeout = 120 * time.Second
+
+// placeholderKey is sent when no key is configured: local servers ignore
+// the key but some reject a request without an Authorization header.
+const placeholderKey = "wisp-no-key"
+
+// Client talks to one model on one OpenAI-compatible server.
+type Client struct {
+	name      string
+	baseURL   string
+	apiKeyEnv string
+	keySet    bool // the variable apiKeyEnv names holds a key
+	idle      time.Duration
+	chat      openai.ChatCompletionService
+	models    openai.ModelService
+}
+
+// Option adjusts a Client.
+type Option func(*settings)
+
+type settings struct {
+	httpClient *http.Client
+	idle       time.Duration
+	retries    int
+}
+
+// WithHTTPClient sends requests through hc (its transport, proxies, TLS).
+// Leave its Timeout zero: a whole-request timeout would cut long answers;
+// the idle timeout is what bounds a stall.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(s *settings) { s.httpClient = hc }
+}
+
+// WithIdleTimeout sets how long the server may stay silent before Stream
+// gives up with ErrStalled (DefaultIdleTimeout otherwise).
+func WithIdleTimeout(d time.Duration) Option {
+	return func(s *settings) { s.idle = d }
+}
+
+// WithMaxRetries sets how often a request is retried after a connection
+// error, HTTP 408, 409, 429 or 5xx, before any of the answer has arrived.
+// The default is 0 for a server on this machine, where a retry only delays
+// the message that it is down, and 2 for a remote one.
+func WithMaxRetries(n int) Option {
+	return func(s *settings) { s.retries = max(n, 0) }
+}
+
+// New returns a client for cfg. The API key is read through getenv from the
+// variable cfg.APIKeyEnv names; empty fields take config.Default's values.
+func New(cfg config.Model, getenv func(string) string, opts ...Option) (*Client, error) {
+	cfg = withDefaults(cfg)
+	base, err := parseBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	s := settings{idle: DefaultIdleTimeout, retries: defaultRetries(base)}
+	for _, opt := range opts {
+		opt(&s)
+	}
+	if s.httpClient == nil {
+		s.httpClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	}
+	key := apiKey(cfg.APIKeyEnv, getenv)
+	c := &Client{name: cfg.Name, baseURL: strings.TrimSuffix(base.String(), "/"),
+		apiKeyEnv: cfg.APIKeyEnv, keySet: key != "", idle: s.idle}
+	if key == "" {
+		key = placeholderKey
+	}
+	// The services are built without openai.NewClient on purpose: that would
+	// read OPENAI_* variables from the process environment behind getenv's back.
+	reqOpts := []option.RequestOption{
+		option.WithBaseURL(c.baseURL),
+		option.WithAPIKey(key),
+		option.WithHTTPClient(s.httpClient),
+		option.WithMaxRetries(s.retries),
+	}
+	c.chat = openai.NewChatCompletionService(reqOpts...)
+	c.models = openai.NewModelService(reqOpts...)
+	return c, nil
+}
+
+// Name is the model's name as sent to the server.
+func (c *Client) Name() string { return c.name }
+
+// BaseURL is the server's OpenAI-compatible base URL, without a trailing slash.
+func (c *Client) BaseURL() string { return c.baseURL }
+
+func withDefaults(cfg config.Model) config.Model {
+	def := config.Default().Model
+	if strings.TrimSpace(cfg.Name) == "" {
+		cfg.Name = def.Name
+	}
+	if strings.TrimSpace(cfg.BaseURL) == "" {
+		cfg.BaseURL = def.BaseURL
+	}
+	return cfg
+}
+
+func parseBaseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("model.baseURL %q is not an http or https URL; set it to the server's "+
+			"OpenAI-compatible address, such as %s", raw, config.Default().Model.BaseURL)
+	}
+	return u, nil
+}
+
+// apiKey reads the key from the variable envName names, "" when none.
+func apiKey(envName string, getenv func(string) string) string {
+	if envName == "" || getenv == nil {
+		return ""
+	}
+	return strings.TrimSpace(getenv(envName))
+}
+
+func defaultRetries(base *url.URL) int {
+	host := base.Hostname()
+	if host == "localhost" {
+		return 0
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return 0
+	}
+	return 2
+}
