@@ -66,6 +66,23 @@ func FuzzShellJoin(f *testing.F) {
 	})
 }
 
+// FuzzRuleNeeds: a default rule's needed strings are in every match.
+func FuzzRuleNeeds(f *testing.F) {
+	for _, l := range seedLines() {
+		f.Add(l)
+	}
+	f.Add("sh <(curl x)")
+	f.Add(`bash -c "$( curl x)"`)
+	f.Fuzz(func(t *testing.T, s string) {
+		for i := range defaultRules {
+			r := &defaultRules[i]
+			if r.re.MatchString(s) && !r.mayMatch(s) {
+				t.Fatalf("rule %s matches %q, but its prefilter says it cannot", r.Name, s)
+			}
+		}
+	})
+}
+
 // FuzzPrefilter: the first-byte test never rules out a match.
 func FuzzPrefilter(f *testing.F) {
 	for _, r := range defaultRules {
@@ -114,10 +131,11 @@ func TestPrefilter(t *testing.T) {
 			}
 		}
 	}
-	// Every default rule agrees with its regexp on every line the tests use.
+	// Every default rule's cheap tests agree with its regexp on every line
+	// the tests use.
 	for _, line := range seedLines() {
 		for _, r := range defaultRules {
-			if r.re.MatchString(line) && !r.first.mayMatch(line) {
+			if r.re.MatchString(line) && !r.mayMatch(line) {
 				t.Errorf("rule %s: the prefilter hides a match of %q", r.Name, line)
 			}
 		}

@@ -176,7 +176,7 @@ func (p *Policy) firstDeny(c *checker) (*Rule, string, bool) {
 
 func (r *Rule) matchLines(lines []parsedLine) (string, bool) {
 	for _, l := range lines {
-		if matches(r.re, &r.first, l.unwrapped) || (r.Scope == Both && matches(r.re, &r.first, l.written)) {
+		if r.matches(l.unwrapped) || (r.Scope == Both && r.matches(l.written)) {
 			return l.written, true
 		}
 	}
@@ -187,7 +187,7 @@ func (r *Rule) matchSegments(segments []segment) (string, bool) {
 	for i := range segments {
 		s := &segments[i]
 		for _, v := range s.views[:s.nviews] {
-			if matches(r.re, &r.first, v) {
+			if r.matches(v) {
 				return s.text, true
 			}
 		}

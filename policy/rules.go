@@ -1,6 +1,9 @@
 package policy
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
 // Scope says what a rule's pattern is matched against.
 type Scope int
@@ -25,7 +28,28 @@ type Rule struct {
 	Scope   Scope
 	re      *regexp.Regexp
 	first   firstBytes
+	// needs, when set, are strings one of which every match contains: a
+	// cheap test before a pattern with no literal start (tests check it).
+	needs []string
 }
+
+// mayMatch runs the cheap tests that can rule s out before the regexp.
+func (r *Rule) mayMatch(s string) bool {
+	if !r.first.mayMatch(s) {
+		return false
+	}
+	if r.needs == nil {
+		return true
+	}
+	for _, n := range r.needs {
+		if strings.Contains(s, n) {
+			return true
+		}
+	}
+	return false
+}
+
+func (r *Rule) matches(s string) bool { return r.mayMatch(s) && r.re.MatchString(s) }
 
 // Pieces of the default patterns.
 const (
@@ -77,6 +101,7 @@ var defaultRules = []Rule{
 		Reason:  "runs a downloaded script in a shell, unread",
 		Hint:    "save the script to a file, read it, and run that file if it is safe",
 		Scope:   WholeLine,
+		needs:   []string{"<(", "$("},
 	},
 	{
 		Name: "mkfs",
