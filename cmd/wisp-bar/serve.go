@@ -76,7 +76,7 @@ func runTray(b *bar.Bar, t *tray) {
 		go refreshOnOpen(ctx, b)
 	}
 	go quitOnSignal(ctx)
-	systray.Run(ready, cancel)
+	systray.Run(ready, func() { cancel(); t.stop() })
 	select {
 	case <-done:
 	case <-time.After(stopGuard):

@@ -4,6 +4,7 @@ package main
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"fyne.io/systray"
 
@@ -15,7 +16,8 @@ import (
 // other is rebuilt, since systray can only append items and a new request
 // must appear first.
 type tray struct {
-	click func(key string)
+	click   func(key string)
+	stopped atomic.Bool
 
 	mu    sync.Mutex
 	nodes []*trayNode
@@ -31,10 +33,13 @@ type trayNode struct {
 
 func newTray() *tray { return &tray{} }
 
-// SetMenu shows m.
+// SetMenu shows m, until stop.
 func (t *tray) SetMenu(m bar.Menu) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.stopped.Load() {
+		return
+	}
 	t.setHeader(m)
 	if t.last != nil && sameShape(t.last.Items, m.Items) {
 		update(t.nodes, m.Items)
@@ -43,6 +48,16 @@ func (t *tray) SetMenu(m bar.Menu) {
 		t.nodes = t.add(nil, m.Items)
 	}
 	t.last = &m
+}
+
+// stop ends the menu's updates: systray is going away. Where it can, it
+// waits for an update in progress.
+func (t *tray) stop() {
+	t.stopped.Store(true)
+	if stopWaitsForMenu {
+		t.mu.Lock()
+		t.mu.Unlock()
+	}
 }
 
 // setHeader sets the icon (with the count in it), the title and tooltip.

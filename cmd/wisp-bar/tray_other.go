@@ -4,6 +4,10 @@ package main
 
 import "github.com/wisp-sh/wisp/bar"
 
+// stopWaitsForMenu: on macOS the exit callback runs on the main thread,
+// which a menu update in progress is waiting for, so it must not wait.
+const stopWaitsForMenu = false
+
 // menuLabel is the label as written: menus here have no access-key marks.
 func menuLabel(label string) string { return label }
 
