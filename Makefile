@@ -72,3 +72,5 @@ bench:
 
 clean:
 	rm -rf bin
+
+-include mk/app.mk
