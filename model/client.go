@@ -2,7 +2,8 @@
 // from any OpenAI-compatible server (Ollama by default; LM Studio, llama.cpp's
 // server, vLLM or a hosted API). It owns the request, the streaming, the
 // assembly of tool calls split across chunks, and turning every failure into
-// a typed error whose message says what to do. It imports only config.
+// a typed error whose message says what to do. Of wisp's packages it
+// imports only config.
 package model
 
 import (

@@ -101,3 +101,7 @@ func TestCheckPassesAServerWithoutAModelList(t *testing.T) {
 		t.Errorf("Check = %v, want nil when the server cannot list models", err)
 	}
 }
+
+func configFor(srv *modeltest.Server) config.Model {
+	return config.Model{Name: "granite4.1:8b", BaseURL: srv.URL()}
+}

@@ -22,6 +22,7 @@ var errIdle = errors.New("idle timeout")
 // stops the request and returns ctx.Err() wrapped. When only tool calls are
 // malformed, the message is complete and the error is one *ToolCallError per
 // bad call (see ToolCallErrors), to hand back to the model as tool results.
+// A Client may stream several conversations at once.
 func (c *Client) Stream(ctx context.Context, msgs []Message, tools []Tool, onText func(string)) (Message, error) {
 	params, err := c.params(msgs, tools)
 	if err != nil {
@@ -37,8 +38,10 @@ func (c *Client) Stream(ctx context.Context, msgs []Message, tools []Tool, onTex
 	defer stream.Close()
 	var acc answer
 	for stream.Next() {
-		watchdog.Reset(c.idle)
+		// The watchdog times the server, not onText (a slow terminal).
+		watchdog.Stop()
 		acc.add(stream.Current(), onText)
+		watchdog.Reset(c.idle)
 	}
 	msg := acc.message()
 	if err := stream.Err(); err != nil && !acc.finished {
