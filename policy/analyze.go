@@ -2,56 +2,12 @@ package policy
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"sync"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
-
-// segment is one simple command of a line.
-type segment struct {
-	// text is the simple command in canonical form, assignments and
-	// wrappers included: what a message shows.
-	text string
-	// all is every word: assignments, wrappers, the command.
-	all []word
-	// words is the command after its wrappers, program first.
-	words []word
-	// program is the base name of words[0], "" when it is not literal.
-	program string
-	// views are the distinct forms the deny patterns are matched against:
-	// text, the command after its wrappers as written and with the program's
-	// base name, that with quoted arguments kept quoted, and brace-expanded.
-	views  [5]string
-	nviews int
-	// allow are the forms an allow pattern may match: the command after its
-	// wrappers, as written and with the program's base name.
-	allow [2]string
-	// dynamic: the program is only known when the line runs ($x, a glob, a
-	// wrapper given an expansion).
-	dynamic bool
-	// piped: its standard input is a pipe.
-	piped bool
-	// call is where it was parsed from, nil for a command found inside
-	// another's arguments (find -exec).
-	call *syntax.CallExpr
-	// inner is the index in call's words (assignments, then arguments) of the
-	// program after the wrappers; -1 when a wrapper split a word (env -S).
-	inner int
-	// plain: text is the source as written, so the line view needs no rewrite.
-	plain bool
-}
-
-func (s *segment) addView(v string) {
-	for _, have := range s.views[:s.nviews] {
-		if have == v {
-			return
-		}
-	}
-	s.views[s.nviews] = v
-	s.nviews++
-}
 
 // parsedLine is the line, or a command string found inside it (sh -c, eval,
 // alias), with the views of it the line-wide patterns are matched against.
@@ -95,7 +51,7 @@ type checker struct {
 	out     bytes.Buffer
 	values  valueBuilder
 	words   []word
-	piped   []*syntax.CallExpr
+	piped   map[*syntax.CallExpr]bool
 	queue   []pending
 
 	lines    []parsedLine
@@ -109,6 +65,7 @@ var checkers = sync.Pool{New: func() any {
 	return &checker{
 		parser:  syntax.NewParser(syntax.Variant(syntax.LangBash)),
 		printer: syntax.NewPrinter(syntax.SingleLine(true)),
+		piped:   map[*syntax.CallExpr]bool{},
 	}
 }}
 
@@ -118,7 +75,10 @@ func (c *checker) release() {
 	clear(c.words)
 	clear(c.segments)
 	clear(c.piped)
-	c.words, c.segments, c.piped = c.words[:0], c.segments[:0], c.piped[:0]
+	c.words, c.segments = c.words[:0], c.segments[:0]
+	clear(c.lines)
+	clear(c.notes)
+	clear(c.queue)
 	c.lines, c.notes, c.queue, c.failure = c.lines[:0], c.notes[:0], c.queue[:0], nil
 	checkers.Put(c)
 }
@@ -126,6 +86,12 @@ func (c *checker) release() {
 // analyze splits line into its simple commands and finds what the risk
 // rules look at; c.failure says when it cannot.
 func (c *checker) analyze(line string) {
+	if len(line) > MaxLineBytes {
+		c.failure = &failure{rule: RuleTooLong,
+			reason: "the line is " + strconv.Itoa(len(line)) + " bytes, more than the " + strconv.Itoa(MaxLineBytes) + " the lists check",
+			hint:   "write long text to a file first, or split the line into several commands"}
+		return
+	}
 	c.queue = append(c.queue, pending{source: line})
 	for i := 0; i < len(c.queue) && c.failure == nil; i++ {
 		c.analyzeOne(c.queue[i])
@@ -140,7 +106,7 @@ func (c *checker) analyzeOne(p pending) {
 		return
 	}
 	first := len(c.segments)
-	c.piped = c.piped[:0]
+	clear(c.piped)
 	c.walk(file, p.source)
 	written, unwrapped := c.lineViews(file, first)
 	c.lines = append(c.lines, parsedLine{written: written, unwrapped: unwrapped, via: p.via})
@@ -192,7 +158,7 @@ func (c *checker) markPiped(s *syntax.Stmt) {
 	for s != nil {
 		switch cmd := s.Cmd.(type) {
 		case *syntax.CallExpr:
-			c.piped = append(c.piped, cmd)
+			c.piped[cmd] = true
 			return
 		case *syntax.BinaryCmd:
 			s = cmd.X
@@ -202,14 +168,7 @@ func (c *checker) markPiped(s *syntax.Stmt) {
 	}
 }
 
-func (c *checker) isPiped(call *syntax.CallExpr) bool {
-	for _, p := range c.piped {
-		if p == call {
-			return true
-		}
-	}
-	return false
-}
+func (c *checker) isPiped(call *syntax.CallExpr) bool { return c.piped[call] }
 
 func (c *checker) addCall(call *syntax.CallExpr, src string) {
 	start := len(c.words)
@@ -296,103 +255,19 @@ func joinTexts(words []word, marked bool) string {
 	return b.String()
 }
 
-// newSegment adds the segment whose words (assignments first) are all and
-// fills in its views.
-func (c *checker) newSegment(all []word, assigns int, text string) *segment {
-	c.segments = append(c.segments, segment{text: text, all: all})
-	seg := &c.segments[len(c.segments)-1]
-	seg.addView(text)
-	start, split, dynamic := unwrap(all[assigns:])
-	if split != nil {
-		seg.inner, seg.words = -1, split
-		c.fillInnerViews(seg, joinTexts(split, false))
-	} else {
-		seg.inner, seg.words = assigns+start, all[assigns+start:]
-		c.fillInnerViews(seg, text[textOffset(all, assigns+start):])
-	}
-	seg.dynamic = dynamic || !seg.words[0].literal || seg.words[0].pattern
-	return seg
-}
-
-// textOffset is where words[i] starts in the words joined by single spaces.
-func textOffset(words []word, i int) int {
-	n := 0
-	for _, w := range words[:i] {
-		n += len(w.text) + 1
-	}
-	return n
-}
-
-func (c *checker) fillInnerViews(seg *segment, inner string) {
-	program := seg.words[0]
-	seg.addView(inner)
-	base := inner
-	if program.literal {
-		seg.program = baseName(program.value)
-		if seg.program != program.text {
-			base = seg.program + inner[len(program.text):]
-		}
-	}
-	seg.addView(base)
-	seg.allow = [2]string{inner, base}
-	for _, w := range seg.words[1:] {
-		if w.marked != w.text {
-			seg.addView(seg.program + " " + joinTexts(seg.words[1:], true))
-			break
-		}
-	}
-}
-
-// addBraceView adds the command as bash's brace expansion would make it
-// (s{u,}do is sudo sdo), for the words after the wrappers.
-func (c *checker) addBraceView(seg *segment, call *syntax.CallExpr, src string) {
-	if seg.inner < len(call.Assigns) || !hasBrace(seg.words) {
-		return
-	}
-	var expanded []word
-	for _, w := range call.Args[seg.inner-len(call.Assigns):] {
-		expanded = append(expanded, expandBraces(w, src, &c.values)...)
-	}
-	if len(expanded) == 0 {
-		return
-	}
-	if expanded[0].literal {
-		expanded[0] = literalWord(baseName(expanded[0].value))
-	}
-	seg.addView(joinTexts(expanded, false))
-}
-
-func hasBrace(words []word) bool {
-	for _, w := range words {
-		if w.pattern && strings.IndexByte(w.text, '{') >= 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// expandBraces returns the words brace expansion makes of w, at most
-// maxBraces of them.
-func expandBraces(w *syntax.Word, src string, b *valueBuilder) []word {
-	cp := *w
-	if !syntax.SplitBraces(&cp) {
-		return []word{resolveWord(w, src, b)}
-	}
-	var out []word
-	for ew, err := range expand.BracesSeq(nil, &cp) {
-		if err != nil || len(out) == maxBraces {
-			break
-		}
-		out = append(out, resolveWord(ew, src, b))
-	}
-	return out
-}
+// maxNotes bounds the whole-line findings kept; past it only a finding of a
+// higher level than all kept is added, so the line's level stays right.
+const maxNotes = 32
 
 func (c *checker) note(level Level, reason string) {
+	top := Level(0)
 	for _, n := range c.notes {
 		if n.reason == reason {
 			return
 		}
+		top = max(top, n.level)
 	}
-	c.notes = append(c.notes, note{level, reason})
+	if len(c.notes) < maxNotes || level > top {
+		c.notes = append(c.notes, note{level, reason})
+	}
 }

@@ -239,3 +239,15 @@ func TestNestingTooDeep(t *testing.T) {
 		t.Fatalf("%q: %s", shallow, d.ModelMessage())
 	}
 }
+
+func TestTooLong(t *testing.T) {
+	p := defaultPolicy(t)
+	long := "echo " + strings.Repeat("a", MaxLineBytes)
+	d := p.Check(long)
+	if d.Allowed || d.Rule != RuleTooLong || !strings.HasPrefix(d.ModelMessage(), DeniedPrefix+"the line is ") {
+		t.Fatalf("a %d-byte line: allowed %v, rule %q, message %.80q", len(long), d.Allowed, d.Rule, d.ModelMessage())
+	}
+	if d := p.Check(long[:MaxLineBytes]); !d.Allowed {
+		t.Fatalf("a line of exactly MaxLineBytes: %s", d.ModelMessage())
+	}
+}

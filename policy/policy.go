@@ -17,7 +17,11 @@ const (
 	RuleSyntax    = "syntax"     // the line does not parse
 	RuleNesting   = "nesting"    // command strings nested too deeply to check
 	RuleAllowList = "allow-list" // a simple command matched no allow pattern
+	RuleTooLong   = "too-long"   // the line is longer than MaxLineBytes
 )
+
+// MaxLineBytes is the longest line the lists check; a longer one is refused.
+const MaxLineBytes = 1 << 20
 
 // Policy is the operator's lists: the default deny rules, the configured
 // deny patterns, and the configured allow patterns. It is safe for
@@ -112,7 +116,7 @@ func (d Decision) ModelMessage() string {
 	var b strings.Builder
 	b.WriteString(DeniedPrefix)
 	switch d.Rule {
-	case RuleSyntax, RuleNesting:
+	case RuleSyntax, RuleNesting, RuleTooLong:
 		b.WriteString(d.Reason)
 	case RuleAllowList:
 		b.WriteString(strconv.Quote(d.Segment))

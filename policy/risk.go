@@ -83,6 +83,9 @@ var interpreters = map[string]bool{
 	"osascript": true, "tclsh": true, "pwsh": true, "irb": true, "jshell": true, "groovy": true,
 }
 
+// maxReasons bounds the reasons an assessment lists: a person reads them.
+const maxReasons = 16
+
 // leveled is one reason with its level.
 type leveled struct {
 	level  Level
@@ -110,7 +113,7 @@ func (c *checker) assess() Assessment {
 	t.reset()
 	for i := range c.segments {
 		seg := &c.segments[i]
-		if level := assessSegment(seg, t); level == Low && !slices.Contains(t.lows, seg.program) {
+		if level := assessSegment(seg, t); level == Low && len(t.lows) < maxReasons && !slices.Contains(t.lows, seg.program) {
 			t.lows = append(t.lows, seg.program)
 		}
 	}
@@ -130,11 +133,19 @@ func (t *tally) summary() Assessment {
 		return Assessment{Level: Low, Reasons: []string{"only commands on the low-risk list: " + strings.Join(t.lows, ", ")}}
 	}
 	slices.SortStableFunc(t.reasons, func(a, b leveled) int { return int(b.level) - int(a.level) })
-	out := make([]string, 0, len(t.reasons))
+	out := make([]string, 0, min(len(t.reasons), maxReasons+1))
+	more := 0
 	for _, r := range t.reasons {
-		if r.level > Low && !slices.Contains(out, r.reason) {
+		switch {
+		case r.level == Low || slices.Contains(out, r.reason):
+		case len(out) == maxReasons:
+			more++
+		default:
 			out = append(out, r.reason)
 		}
+	}
+	if more > 0 {
+		out = append(out, "and "+strconv.Itoa(more)+" more reasons of this level or lower")
 	}
 	return Assessment{Level: t.top, Reasons: out}
 }
