@@ -82,6 +82,7 @@ func DetailsFor(p pending.Pending, now time.Time, home string) Details {
 type shownBanner struct {
 	binding string
 	group   string
+	details bool // shown because the person asked for details: kept while paused
 }
 
 // bannerPlan is what to change so that the banners match the state.
@@ -92,18 +93,17 @@ type bannerPlan struct {
 
 // planBanners compares the banners shown with the waiting requests. A
 // banner stays while its request waits unanswered with the same bytes; one
-// whose request changed is raised again. Nothing is raised while paused,
-// for a request the person dismissed, or for a request identical to one
-// from the same requester that already has a banner.
+// whose request changed is raised again. Paused, all are withdrawn but the
+// details the person asked for. Nothing is raised while paused, for a
+// request the person dismissed, or for a request identical to one from the
+// same requester that already has a banner.
 func planBanners(shown map[string]shownBanner, dismissed map[string]string, list []pending.Pending, paused bool) bannerPlan {
 	var plan bannerPlan
 	keep := map[string]bool{}
 	groups := map[string]bool{}
-	if !paused {
-		for _, p := range list {
-			if s, ok := shown[p.Request.ID]; ok && s.binding == p.Binding && !p.Answered {
-				keep[p.Request.ID], groups[s.group] = true, true
-			}
+	for _, p := range list {
+		if s, ok := shown[p.Request.ID]; ok && s.binding == p.Binding && !p.Answered && (!paused || s.details) {
+			keep[p.Request.ID], groups[s.group] = true, true
 		}
 	}
 	for id := range shown {

@@ -85,6 +85,7 @@ func TestPlanBanners(t *testing.T) {
 		{"an answered request is withdrawn", shown(a), nil, []pending.Pending{answered(a)}, false, nil, []string{"00000000000000a1"}},
 		{"a changed request is raised again", shown(a), nil, []pending.Pending{aEdited}, false, []string{"00000000000000a1"}, []string{"00000000000000a1"}},
 		{"paused withdraws all and raises none", shown(a), nil, []pending.Pending{b, a}, true, nil, []string{"00000000000000a1"}},
+		{"paused keeps the details asked for", map[string]shownBanner{a.Request.ID: {binding: a.Binding, group: group(a.Request), details: true}}, nil, []pending.Pending{b, a}, true, nil, nil},
 		{"a dismissed banner is not raised again", shown(), map[string]string{a.Request.ID: a.Binding}, []pending.Pending{a}, false, nil, nil},
 		{"a dismissed request that changed is raised", shown(), map[string]string{a.Request.ID: a.Binding}, []pending.Pending{aEdited}, false, []string{"00000000000000a1"}, nil},
 		{"identical requests raise one banner", shown(), nil, []pending.Pending{other, twin, a}, false, []string{"00000000000000a1", "00000000000000a3"}, nil},

@@ -92,7 +92,7 @@ func (b *Bar) details(c click) {
 		b.tell(fmt.Sprintf("the details of request %s could not be shown: %v", c.id, err))
 		return
 	}
-	b.shown[c.id] = shownBanner{binding: p.Binding, group: group(p.Request)}
+	b.shown[c.id] = shownBanner{binding: p.Binding, group: group(p.Request), details: true}
 	delete(b.dismissed, c.id)
 }
 
