@@ -63,5 +63,6 @@ func doctorChecks(app *App, home config.Home) []doctorCheck {
 			}
 			return home.ConfigFile() + " is valid", nil
 		}},
+		{"sandbox", func() (string, error) { return doctorSandbox(app, home) }},
 	}
 }
