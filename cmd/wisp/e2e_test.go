@@ -189,9 +189,11 @@ func TestEditedRequestIsRefusedAndKeepsWaiting(t *testing.T) {
 	req := e.waitPending(1)[0]
 	file := filepath.Join(e.home, "pending", req.ID+".request.json")
 	data, _ := os.ReadFile(file)
-	edited := bytes.Replace(data, []byte(`"outsideSandbox":true`), []byte(`"outsideSandbox":false`), 1)
+	// The command changed under the person's eyes: the face shows and
+	// binds the edited bytes, which are not the bytes the requester wrote.
+	edited := bytes.Replace(data, []byte(target), []byte(target+"-elsewhere"), 1)
 	if bytes.Equal(edited, data) {
-		t.Fatalf("could not find the flag to edit in %s", data)
+		t.Fatalf("could not find the command to edit in %s", data)
 	}
 	os.WriteFile(file, edited, 0o600)
 	// A face that reads the edited file answers for those bytes; the
