@@ -73,9 +73,10 @@ func commandOf(path string) string {
 // CheckPureGo reports why program would not build, or would build
 // differently, with CGO_ENABLED=0: a package of its closure that the go
 // command could not list, or one outside the standard library with cgo
-// files (the standard library's have pure-Go fallbacks). A graph listed
-// with CGO_ENABLED=0 finds the first kind, one with cgo on the second.
-func CheckPureGo(graph Graph, program string) []Violation {
+// files, unless it is among fallbacks, known to build without them (the
+// standard library's all do). A graph listed with CGO_ENABLED=0 finds the
+// first kind, one with cgo on the second.
+func CheckPureGo(graph Graph, program string, fallbacks []string) []Violation {
 	root, ok := graph[program]
 	if !ok {
 		return []Violation{{Package: program, Why: "not in the listing", Chain: []string{program}}}
@@ -86,18 +87,18 @@ func CheckPureGo(graph Graph, program string) []Violation {
 		if !ok {
 			continue
 		}
-		if why := cgoProblem(pkg); why != "" {
+		if why := cgoProblem(pkg, fallbacks); why != "" {
 			found = append(found, Violation{program, path, why, graph.chain(program, path)})
 		}
 	}
 	return found
 }
 
-func cgoProblem(pkg *Package) string {
+func cgoProblem(pkg *Package, fallbacks []string) string {
 	if pkg.Error != nil {
 		return "go list: " + pkg.Error.Err
 	}
-	if len(pkg.CgoFiles) > 0 && !pkg.Standard {
+	if len(pkg.CgoFiles) > 0 && !pkg.Standard && !withinAny(pkg.ImportPath, fallbacks) {
 		return "cgo files " + strings.Join(pkg.CgoFiles, ", ") + ", but wisp builds with CGO_ENABLED=0"
 	}
 	return ""

@@ -45,6 +45,12 @@ var Rules = []Rule{
 	{Package: Module + "/approval", Forbidden: Faces},
 }
 
+// PureGoFallbacks are packages outside the standard library that have cgo
+// files for when cgo is on and build without them when it is off, as wisp
+// does: psx, go-landlock's all-threads syscalls, then uses the runtime's
+// AllThreadsSyscall.
+var PureGoFallbacks = []string{"kernel.org/pub/linux/libs/security/libcap/psx"}
+
 // within reports whether path is root or a package under it.
 func within(path, root string) bool {
 	return path == root || strings.HasPrefix(path, root+"/")
