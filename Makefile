@@ -64,7 +64,7 @@ darwincheck:
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...
 
-bench:
+bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 20m ./...
 	@for script in scripts/bench*.sh; do \
 		if [ -f "$$script" ]; then echo "== $$script"; bash "$$script" || exit 1; fi; \
