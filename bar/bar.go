@@ -1,7 +1,10 @@
 package bar
 
 import (
+	"cmp"
 	"context"
+	"errors"
+	"fmt"
 	"reflect"
 	"slices"
 	"sync"
@@ -60,7 +63,14 @@ type Config struct {
 	Now        func() time.Time
 	Log        func(msg string) // hears notices and problems; may be nil
 	Quit       func()           // called when the person picks Quit
+	// WatchRetry is how long after a failed watch it is tried again; 0
+	// means DefaultWatchRetry.
+	WatchRetry time.Duration
 }
+
+// DefaultWatchRetry is how long wisp-bar waits before watching the folder
+// again after the watch failed.
+const DefaultWatchRetry = 5 * time.Second
 
 // Bar is the helper's state and loop.
 type Bar struct {
@@ -81,7 +91,9 @@ type Bar struct {
 	paused    bool
 	off       BannerStatus
 	notice    string
-	lastMenu  *Menu
+	// watchProblem says why the folder is not watched, until a retry.
+	watchProblem string
+	lastMenu     *Menu
 }
 
 // BannerStatus says whether banners can be shown, and if not why.
@@ -130,37 +142,74 @@ func (b *Bar) Refresh() {
 }
 
 // Run watches the pending folder and serves clicks until ctx is done or
-// the person quits. A folder it cannot watch (unsafe, unreadable) is said
-// in the menu, which keeps serving Quit. When Run returns, its banners are
-// withdrawn and the watcher has stopped.
+// the person quits. When the folder cannot be watched (no inotify instance
+// left, an unsafe folder) the menu says so, the watch is retried every
+// WatchRetry, and meanwhile the folder is listed at each retry so the menu
+// still shows what waits. When Run returns, its banners are withdrawn and
+// the watcher has stopped.
 func (b *Bar) Run(ctx context.Context) error {
+	w := &watching{errs: make(chan error, 1)}
 	watchCtx, stopWatch := context.WithCancel(ctx)
-	watchErr := make(chan error, 1)
-	watched := make(chan struct{})
-	go func() {
-		defer close(watched)
-		watchErr <- b.cfg.Channel.Watch(watchCtx, b.received)
-	}()
-	defer func() { stopWatch(); <-watched }() // nothing touches the folder after Run
+	defer func() { stopWatch(); w.wg.Wait() }() // nothing touches the folder after Run
+	b.startWatch(watchCtx, w)
 	ticker := time.NewTicker(ageRefresh)
 	defer ticker.Stop()
 	defer b.withdrawAll() // nobody can answer this Bar's banners once it is gone
 	b.render()
-	return b.loop(ctx, watchErr, ticker.C)
+	return b.loop(ctx, watchCtx, w, ticker.C)
 }
 
-func (b *Bar) loop(ctx context.Context, watchErr <-chan error, tick <-chan time.Time) error {
+// watching is the folder's watcher goroutine, restarted after an error.
+type watching struct {
+	errs  chan error
+	wg    sync.WaitGroup
+	retry <-chan time.Time
+}
+
+func (b *Bar) startWatch(ctx context.Context, w *watching) {
+	w.wg.Add(1)
+	go func() {
+		defer w.wg.Done()
+		w.errs <- b.cfg.Channel.Watch(ctx, b.received)
+	}()
+}
+
+// watchFailed says what is wrong, lists the folder once where it is safe
+// to, and arms the retry.
+func (b *Bar) watchFailed(err error, w *watching) {
+	b.watchProblem = fmt.Sprintf("wisp-bar cannot watch the pending folder (it tries again every %s): %v", b.retryEvery(), err)
+	if b.cfg.Log != nil {
+		b.cfg.Log(b.watchProblem)
+	}
+	if !errors.Is(err, pending.ErrUnsafeFolder) {
+		if list, lerr := b.cfg.Channel.List(); lerr == nil {
+			b.received(list)
+		}
+	}
+	w.retry = time.After(b.retryEvery())
+	b.render()
+}
+
+func (b *Bar) retryEvery() time.Duration {
+	if b.cfg.WatchRetry > 0 {
+		return b.cfg.WatchRetry
+	}
+	return DefaultWatchRetry
+}
+
+func (b *Bar) loop(ctx, watchCtx context.Context, w *watching, tick <-chan time.Time) error {
 	events := b.faceEvents()
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
-		case err := <-watchErr:
-			if err != nil {
-				b.tell("wisp-bar cannot watch the pending folder: " + err.Error())
-				b.render()
+		case err := <-w.errs:
+			if err != nil && watchCtx.Err() == nil {
+				b.watchFailed(err, w)
 			}
-			watchErr = nil
+		case <-w.retry:
+			w.retry, b.watchProblem = nil, ""
+			b.startWatch(watchCtx, w)
 		case <-b.lists:
 			b.update()
 		case key := <-b.clicks:
@@ -224,7 +273,7 @@ func (b *Bar) forgetGone(byID map[string]string) {
 func (b *Bar) view() View {
 	return View{
 		Pending: b.list, Now: b.cfg.Now(), Home: b.cfg.Home, MaxShown: b.cfg.MaxShown,
-		Paused: b.paused, BannersOff: b.off.Off, CanEnable: b.off.CanEnable, Notice: b.notice,
+		Paused: b.paused, BannersOff: b.off.Off, CanEnable: b.off.CanEnable, Notice: cmp.Or(b.watchProblem, b.notice),
 	}
 }
 

@@ -1,6 +1,7 @@
 package bar
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -160,9 +161,8 @@ func TestAuditLogAndQuit(t *testing.T) {
 // counted in one item.
 func TestManyRequestsNewestFirst(t *testing.T) {
 	h := start(t, pendingDir(t), false)
-	var filed []*pending.Filed
 	for i := range 15 {
-		filed = append(filed, h.file(fmt.Sprintf("make step%02d", i), false))
+		h.file(fmt.Sprintf("make step%02d", i), false)
 		time.Sleep(2 * time.Millisecond) // distinct requestedAt, so newest-first is observable
 	}
 	m := h.tray.waitMenu(t, "fifteen requests", withCount(15))
@@ -171,5 +171,37 @@ func TestManyRequestsNewestFirst(t *testing.T) {
 	}
 	if got := m.Items[DefaultMaxShown+1].Label; got != "… and 5 more" {
 		t.Errorf("item after the requests %q", got)
+	}
+}
+
+// A folder that cannot be watched is said in the menu and tried again; once
+// it can be, requests show.
+func TestUnwatchableFolderIsRetried(t *testing.T) {
+	dir := pendingDir(t)
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(t.TempDir(), dir); err != nil { // a symlinked folder is refused
+		t.Fatal(err)
+	}
+	tray := newFakeTray()
+	b := New(Config{Channel: pending.New(dir), Tray: tray, Desktop: fakeDesktop{make(chan string, 1)}, WatchRetry: 20 * time.Millisecond})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { done <- b.Run(ctx) }()
+	defer func() { cancel(); <-done }()
+	tray.waitMenu(t, "the problem", withNotice("wisp-bar cannot watch the pending folder (it tries again every 20ms)"))
+
+	if err := os.Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	f, err := pending.New(dir).File(context.Background(), pending.Request{Command: "make", Cwd: "/tmp", Level: pending.LevelLow, Face: pending.FaceRun})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Withdraw()
+	m := tray.waitMenu(t, "the request once watched", withCount(1))
+	if strings.Contains(menuText(m), "cannot watch") {
+		t.Errorf("the problem is still shown:\n%s", menuText(m))
 	}
 }

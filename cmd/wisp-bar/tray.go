@@ -53,11 +53,13 @@ func (t *tray) SetMenu(m bar.Menu) {
 // stop ends the menu's updates: systray is going away. Where it can, it
 // waits for an update in progress.
 func (t *tray) stop() {
-	t.stopped.Store(true)
-	if stopWaitsForMenu {
-		t.mu.Lock()
-		t.mu.Unlock()
+	if !stopWaitsForMenu {
+		t.stopped.Store(true)
+		return
 	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.stopped.Store(true)
 }
 
 // setHeader sets the icon (with the count in it), the title and tooltip.
