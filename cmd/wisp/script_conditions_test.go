@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/wisp-sh/wisp/internal/testenv"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 
@@ -17,7 +18,12 @@ func scriptCondition(cond string) (bool, error) {
 			return false, err
 		}
 		b, err := sandbox.Detect(exe)
-		return err == nil && b.Name() == "landlock", nil
+		ok := err == nil && b.Name() == "landlock"
+		if !ok && testenv.KernelRequired() {
+			// A script's [!landlock] skip must not pass CI unnoticed.
+			return false, fmt.Errorf("Landlock is missing here (%v), and %s=1 makes that a failure", err, testenv.RequireKernelEnv)
+		}
+		return ok, nil
 	}
 	return false, fmt.Errorf("unknown condition %q", cond)
 }

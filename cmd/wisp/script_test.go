@@ -19,6 +19,8 @@ func TestMain(m *testing.M) {
 	})
 }
 
+var realHome, _ = os.UserHomeDir()
+
 // TestScripts runs the txtar scripts in testdata/script. Each gets its own
 // WISP_HOME under $WORK, so no script sees the person's ~/.wisp.
 func TestScripts(t *testing.T) {
@@ -28,6 +30,14 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("WISP_HOME", env.WorkDir+"/.wisp-home")
 			env.Setenv("HOME", env.WorkDir+"/home")
+			// $WORK is under /tmp, a writable root; $OUTSIDE is a folder
+			// outside every root, for writes the sandbox must refuse.
+			outside, err := os.MkdirTemp(realHome, "wisp-script-outside-")
+			if err != nil {
+				return err
+			}
+			env.Defer(func() { os.RemoveAll(outside) })
+			env.Setenv("OUTSIDE", outside)
 			return os.MkdirAll(env.WorkDir+"/home", 0o755)
 		},
 		Condition: scriptCondition,
