@@ -95,9 +95,18 @@ type bannerPlan struct {
 // banner stays while its request waits unanswered with the same bytes; one
 // whose request changed is raised again. Paused, all are withdrawn but the
 // details the person asked for. Nothing is raised while paused, for a
-// request the person dismissed, or for a request identical to one from the
-// same requester that already has a banner.
+// request the person dismissed, for a request identical to one from the
+// same requester that already has a banner, or past max banners standing.
 func planBanners(shown map[string]shownBanner, dismissed map[string]string, list []pending.Pending, paused bool) bannerPlan {
+	return planBannersUpTo(MaxBanners, shown, dismissed, list, paused)
+}
+
+// MaxBanners is how many banners may stand at once: past it, requests wait
+// in the menu until a banner goes, so a burst of requests is never a flood
+// of banners.
+const MaxBanners = 5
+
+func planBannersUpTo(max int, shown map[string]shownBanner, dismissed map[string]string, list []pending.Pending, paused bool) bannerPlan {
 	var plan bannerPlan
 	keep := map[string]bool{}
 	groups := map[string]bool{}
@@ -117,6 +126,9 @@ func planBanners(shown map[string]shownBanner, dismissed map[string]string, list
 	}
 	for _, p := range slices.Backward(list) { // oldest first: the first filed gets the banner
 		g := group(p.Request)
+		if len(keep)+len(plan.raise) >= max {
+			break
+		}
 		if keep[p.Request.ID] || p.Answered || groups[g] || dismissed[p.Request.ID] == p.Binding {
 			continue
 		}

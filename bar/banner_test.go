@@ -105,3 +105,24 @@ func TestPlanBanners(t *testing.T) {
 		})
 	}
 }
+
+// A burst of requests raises MaxBanners banners, the first filed first;
+// the next is raised when one goes.
+func TestPlanBannersCapsABurst(t *testing.T) {
+	var list []pending.Pending
+	for i := range 8 {
+		list = append([]pending.Pending{request(fmt.Sprintf("%016x", i+1), fmt.Sprintf("make %d", i), false, at(time.Duration(i)*time.Second))}, list...)
+	}
+	plan := planBanners(map[string]shownBanner{}, nil, list, false)
+	if len(plan.raise) != MaxBanners || plan.raise[0].Request.ID != "0000000000000001" {
+		t.Fatalf("raised %d, first %s", len(plan.raise), plan.raise[0].Request.ID)
+	}
+	shown := map[string]shownBanner{}
+	for _, p := range plan.raise[1:] {
+		shown[p.Request.ID] = shownBanner{binding: p.Binding, group: group(p.Request)}
+	}
+	next := planBanners(shown, nil, list[:7], false) // the first was answered
+	if len(next.raise) != 1 || next.raise[0].Request.ID != "0000000000000006" {
+		t.Errorf("after one went, raised %v", next.raise)
+	}
+}
