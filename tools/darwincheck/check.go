@@ -239,8 +239,21 @@ func (c *checker) files(pkg *packages.Package) []*ast.File {
 	return files
 }
 
-// typedCallText matches how go/types prints a typedCall's function.
-var typedCallText = regexp.MustCompile(`\(func\(\.\.\.any\) ([^()]+?) literal\)`)
+// typedCallText matches how go/types prints a typedCall's function: group 1
+// names the cgo helper, group 2 the type converted to.
+var typedCallText = regexp.MustCompile(`\(func\((?:(\w+) )?\.\.\.any\) ([^()]+?) literal\)`)
+
+// asWritten turns the text of a typedCall back into the call as written:
+// C.GoString(...) or T(...).
+func asWritten(msg string) string {
+	return typedCallText.ReplaceAllStringFunc(msg, func(text string) string {
+		match := typedCallText.FindStringSubmatch(text)
+		if match[1] != "" {
+			return "C." + match[1]
+		}
+		return match[2]
+	})
+}
 
 // describe renders a type error as "file:line:col: message", the file
 // relative to the directory checked when it lies inside it, and a
@@ -251,8 +264,7 @@ func (c *checker) describe(err error) string {
 		return err.Error()
 	}
 	pos := typeErr.Fset.Position(typeErr.Pos)
-	msg := typedCallText.ReplaceAllString(typeErr.Msg, "$1")
-	return fmt.Sprintf("%s:%d:%d: %s", c.relative(pos.Filename), pos.Line, pos.Column, msg)
+	return fmt.Sprintf("%s:%d:%d: %s", c.relative(pos.Filename), pos.Line, pos.Column, asWritten(typeErr.Msg))
 }
 
 // relative shortens an absolute path (or a message starting with one) to

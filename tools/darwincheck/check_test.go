@@ -60,6 +60,11 @@ func TestTypeErrorInDarwinCgoFileFails(t *testing.T) {
 	if stdout != "" {
 		t.Errorf("stdout = %q, want nothing when the check fails", stdout)
 	}
+	for _, asWritten := range []string{"cannot use C.GoString(C.title()) (value of type string)", "cannot use int(C.count()) (value of type int)"} {
+		if !strings.Contains(stderr, asWritten) {
+			t.Errorf("stderr lacks %q: a retyped C expression must read as written", asWritten)
+		}
+	}
 }
 
 func TestNoCgoPackageIsNothingToCheck(t *testing.T) {

@@ -37,7 +37,8 @@ func retypeCValues(files []*ast.File, info *types.Info) bool {
 				return true
 			}
 			if result := goResultOf(call, info); result != nil {
-				cur.Replace(typedCall(call, result))
+				helper, _ := cName(call.Fun)
+				cur.Replace(typedCall(call, result, helper))
 				changed = true
 			}
 			return true
@@ -78,10 +79,15 @@ func cName(expr ast.Expr) (string, bool) {
 	return sel.Sel.Name, ok && pkg.Name == "C"
 }
 
-// typedCall is `func(...any) RESULT { panic(nil) }(call's arguments)`.
-func typedCall(call *ast.CallExpr, result ast.Expr) *ast.CallExpr {
+// typedCall is `func(...any) RESULT { panic(nil) }(call's arguments)`; for
+// a cgo helper the parameter is named after it, `func(GoString ...any)`, so
+// that describe can print the call as written.
+func typedCall(call *ast.CallExpr, result ast.Expr, helper string) *ast.CallExpr {
 	pos := call.Pos()
 	param := &ast.Field{Type: &ast.Ellipsis{Ellipsis: pos, Elt: identAt("any", pos)}}
+	if helper != "" {
+		param.Names = []*ast.Ident{identAt(helper, pos)}
+	}
 	panicNil := &ast.CallExpr{Fun: identAt("panic", pos), Lparen: pos, Args: []ast.Expr{identAt("nil", pos)}, Rparen: pos}
 	literal := &ast.FuncLit{
 		Type: &ast.FuncType{

@@ -26,3 +26,8 @@ func Width() int {
 	var width int = C.GoString(C.title()) // want: type error
 	return width
 }
+
+// Name converts a C result to the wrong Go type.
+func Name() string {
+	return int(C.count()) // want: type error
+}
