@@ -20,6 +20,9 @@ type execSpec struct {
 	out     io.Writer // stdout and stderr, in the order they were written
 	timeout time.Duration
 	grace   time.Duration // between SIGTERM and SIGKILL
+	// terminal, when set, is the person's terminal (opened pollable): the
+	// command runs on a pseudo-terminal attached to it; stdin is ignored.
+	terminal *os.File
 }
 
 type execResult struct {
@@ -36,6 +39,9 @@ const defaultGrace = 2 * time.Second
 // or a cancelled ctx ends the whole group: SIGTERM, then SIGKILL after the
 // grace period. The error is only for a command that could not start.
 func execute(ctx context.Context, spec execSpec) (execResult, error) {
+	if spec.terminal != nil {
+		return executePTY(ctx, spec)
+	}
 	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
 	cmd.Dir, cmd.Env = spec.dir, spec.env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

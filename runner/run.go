@@ -33,7 +33,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 	}
 	er, err := execute(ctx, execSpec{
 		argv: argv, dir: r.dir(), env: r.Env, stdin: req.Stdin, out: out,
-		timeout: r.timeout(req), grace: r.Grace,
+		timeout: r.timeout(req), grace: r.Grace, terminal: req.Terminal,
 	})
 	file.Close()
 	_ = r.Store.Prune()

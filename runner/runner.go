@@ -40,6 +40,10 @@ type Request struct {
 	Timeout time.Duration
 	Stdin   io.Reader // nil: /dev/null
 	Live    io.Writer // when set, output streams here as it comes
+	// Terminal, for a person's command typed at a terminal, attaches the
+	// command to it through a pseudo-terminal, so interactive programs
+	// work; it must be opened pollable (OpenTerminal). Stdin is then unused.
+	Terminal *os.File
 	// InSandboxHint ends a person's refusal when the operator's switch is
 	// off; empty means DefaultInSandboxHint (chat's wording).
 	InSandboxHint string
@@ -206,4 +210,14 @@ func (r *Runner) refusalInput(output []byte) refusal.Input {
 func (r *Runner) userHome() string {
 	h, _ := os.UserHomeDir()
 	return h
+}
+
+// OpenTerminal opens the controlling terminal for Request.Terminal, or
+// returns nil when there is none.
+func OpenTerminal() *os.File {
+	f, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return nil
+	}
+	return f
 }

@@ -65,8 +65,11 @@ func newApprovalsPendingCmd(app *App) *cobra.Command {
 	return cmd
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
+// isTerminal reports whether a stream is a terminal. It reads the fd with
+// File.Fd, which makes that file blocking: only ever for the process's own
+// standard streams.
+func isTerminal(s any) bool {
+	f, ok := s.(*os.File)
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 

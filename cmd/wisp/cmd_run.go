@@ -88,6 +88,12 @@ func runRun(cmd *cobra.Command, app *App, opts runOptions) error {
 		req.Live = app.Stdout
 		if !opts.ask {
 			req.Stdin = app.Stdin
+			if isTerminal(app.Stdin) && isTerminal(app.Stdout) {
+				if t := runner.OpenTerminal(); t != nil {
+					defer t.Close()
+					req.Terminal = t
+				}
+			}
 		}
 		if opts.outside && !opts.ask && s.runner.Resolve(true) == runner.ModeOutside {
 			fmt.Fprintln(app.Stderr, runner.OutsideTypedNote)
