@@ -43,6 +43,11 @@ var Rules = []Rule{
 	{Package: Module + "/pending", Forbidden: core},
 	{Package: Module + "/runner", Forbidden: Faces},
 	{Package: Module + "/approval", Forbidden: Faces},
+	{Package: Module + "/tools", Forbidden: Faces},
+	{Package: Module + "/model", Forbidden: Faces},
+	// The menu-bar helper speaks the pending channel and nothing else of
+	// wisp's: it never runs a command nor decides one.
+	{Package: Module + "/bar", Forbidden: own("chat", "mcp", "cmd", "runner", "approval", "sandbox", "policy"), OnlyWisp: own("pending", "config", "audit")},
 }
 
 // PureGoFallbacks are packages outside the standard library that have cgo
