@@ -21,5 +21,6 @@
 //
 // The package imports only the standard library, go-landlock and x/sys:
 // never net/http, never another wisp package. The helper runs before
-// every confined command, so nothing here may do work at package init.
+// every confined command, so its one init (dispatch.go) runs the helper
+// as early as Go allows, and nothing else here does work at init.
 package sandbox

@@ -21,7 +21,7 @@ func testExecutable(t *testing.T) string {
 
 // newLandlock returns the backend with the test binary as its helper, or
 // skips (fails under WISP_REQUIRE_KERNEL=1) where Landlock is missing.
-func newLandlock(t *testing.T, exe string, ns sandbox.Namespace) *sandbox.Landlock {
+func newLandlock(t testing.TB, exe string, ns sandbox.Namespace) *sandbox.Landlock {
 	t.Helper()
 	l, err := sandbox.NewLandlock(exe, ns)
 	testenv.NeedKernel(t, err == nil, "Landlock is not available here")

@@ -26,7 +26,7 @@ func newLayout(t *testing.T) layout {
 	return l
 }
 
-func mkdirs(t *testing.T, dirs ...string) {
+func mkdirs(t testing.TB, dirs ...string) {
 	t.Helper()
 	for _, d := range dirs {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -271,7 +271,7 @@ func listTree(t *testing.T, dir string) []string {
 	return out
 }
 
-func writeFile(t *testing.T, path, data string) {
+func writeFile(t testing.TB, path, data string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)

@@ -101,6 +101,7 @@ risk calls for.`,
 		newApprovalsCmd(app),
 		newPolicyCmd(app),
 		newLogsCmd(app),
+		newMCPCmd(app),
 		newSandboxCmd(app),
 		// Later command groups add themselves here, one line each.
 	)

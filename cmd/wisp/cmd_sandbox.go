@@ -13,17 +13,9 @@ import (
 	"github.com/wisp-sh/wisp/sandbox"
 )
 
-// init dispatches `wisp __sandbox-exec`, the hidden helper that confines one
-// command on Linux, before anything else in package main runs: no cobra,
-// no config. It runs before every confined command, so its start is the
-// sandbox's cost (measured by BenchmarkHelperStart in sandbox). It is an
-// init rather than a line in main so that the test binary, which stands in
-// for wisp in the scripts, dispatches it too.
-func init() {
-	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperCommand {
-		os.Exit(sandbox.HelperMain(os.Args[2:]))
-	}
-}
+// `wisp __sandbox-exec`, the hidden helper that confines one command on
+// Linux, never reaches cobra: the sandbox package runs it from its init,
+// before the rest of wisp is even initialised (sandbox/dispatch.go).
 
 func newSandboxCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/approval"
+	wispmcp "github.com/wisp-sh/wisp/mcp"
+	"github.com/wisp-sh/wisp/pending"
+)
+
+type mcpOptions struct {
+	runnerOptions
+	yes bool
+}
+
+func newMCPCmd(app *App) *cobra.Command {
+	var opts mcpOptions
+	cmd := &cobra.Command{
+		Use:   "mcp",
+		Short: "Serve wisp's sandbox and approvals to another agent over MCP (stdio)",
+		Long: `Serve the Model Context Protocol on stdin and stdout, for an agent such as
+Claude Code: its tools run_command, add_directory and inspect go through the
+operator's lists, the approvals and the sandbox, as the chat's do, in the
+directory wisp mcp starts in.
+
+A command the risk calls for is put to the person through the client's
+elicitation dialog when the client offers one, and, with approval.outOfBand
+on, in the pending channel as well (wisp-bar, wisp approvals): the first
+answer wins. Nothing in MCP approves by itself. A run outside the sandbox is
+asked every time, and only a person answers it; --yes never does.
+
+Add it to Claude Code with: claude mcp add wisp -- wisp mcp`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runMCP(cmd.Context(), app, opts)
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&opts.unsafe, "unsafe", false, "run every command without the sandbox (every result says so)")
+	f.BoolVar(&opts.yes, "yes", false, "approve what may be approved without a person (never a run outside the sandbox, never a folder grant)")
+	return cmd
+}
+
+func runMCP(ctx context.Context, app *App, opts mcpOptions) error {
+	s, err := newSession(app, opts.runnerOptions)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	if opts.unsafe {
+		fmt.Fprintln(app.Stderr, "wisp: warning: --unsafe: every command runs without the sandbox")
+	}
+	gate := s.mcpGate(opts.yes)
+	tb := s.toolbox(app, gate.AskPerson)
+	err = wispmcp.Serve(ctx, wispmcp.Options{Version: version, Toolbox: tb}, stdinCloser(app.Stdin), nopWriteCloser{app.Stdout})
+	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
+		return nil // a signal: the client or the person stopped the server
+	}
+	return err
+}
+
+// mcpGate asks through the client's elicitation (and the pending channel
+// when it is on). When neither can ask, the refusal says the client cannot.
+func (s *session) mcpGate(yes bool) *approval.Gate {
+	s.wireGate(gateOptions{face: pending.FaceMCP, yes: yes, extra: []approval.Approver{wispmcp.Elicitation{}}})
+	gate := s.runner.Gate.(*approval.Gate)
+	if !s.cfg.Approval.OutOfBand {
+		gate.NoPersonWhy = wispmcp.NoElicitation + ", and approval.outOfBand is off"
+		if yes {
+			gate.NoPersonWhy += " (--yes does not answer it)"
+		}
+	}
+	return gate
+}
+
+func stdinCloser(r io.Reader) io.ReadCloser {
+	if rc, ok := r.(io.ReadCloser); ok {
+		return rc
+	}
+	return io.NopCloser(r)
+}
+
+// nopWriteCloser keeps stdout open when the session ends.
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

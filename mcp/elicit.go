@@ -1,0 +1,162 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/wisp-sh/wisp/approval"
+)
+
+// Elicitation asks the person through the MCP client that made the call,
+// with an elicitation form (record 0064 item 7's MCP dialog). It asks only
+// a client that declared form elicitation; any other cannot ask, and the
+// gate says so (NoPersonWhy).
+type Elicitation struct{}
+
+var _ approval.Approver = Elicitation{}
+
+// ElicitationName names this face in the audit (faces, by).
+const ElicitationName = "mcp elicitation"
+
+// The reasons of a "no" that was not a decline, told apart in the
+// result and in approval.decided (0064: decline and cancel differ).
+const (
+	DeclinedReason  = "the person declined it in the MCP client"
+	CancelledReason = "the person dismissed the question in the MCP client without answering"
+)
+
+// NoElicitation says why an MCP client cannot ask; the gate's refusal for
+// `wisp mcp` is built from it.
+const NoElicitation = "this MCP client cannot ask a person (it does not support elicitation)"
+
+func (Elicitation) Name() string      { return ElicitationName }
+func (Elicitation) AsksAPerson() bool { return true }
+
+// Ask puts the request to the client's person and waits. A withdrawn
+// question (another face answered first, the call was cancelled, the
+// client left) is cancelled at the client, and Ask returns ctx.Err().
+func (Elicitation) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
+	ss := sessionFrom(ctx)
+	if ss == nil || !canElicit(ss) {
+		return approval.Answer{}, fmt.Errorf("%w: %s", approval.ErrCannotAsk, NoElicitation)
+	}
+	res, err := ss.Elicit(ctx, Dialog(req))
+	if ctx.Err() != nil {
+		return approval.Answer{}, ctx.Err()
+	}
+	if err != nil {
+		// The client said it could ask and then failed: not a person's
+		// answer. Another face may still answer; alone, nothing runs.
+		return approval.Answer{}, fmt.Errorf("ask the person through the MCP client: %w", err)
+	}
+	return answer(res), nil
+}
+
+// canElicit reports whether the client declared form elicitation (an
+// empty elicitation capability means form, for older clients).
+func canElicit(ss *sdk.ServerSession) bool {
+	p := ss.InitializeParams()
+	if p == nil || p.Capabilities == nil || p.Capabilities.Elicitation == nil {
+		return false
+	}
+	caps := p.Capabilities.Elicitation
+	return caps.Form != nil || caps.URL == nil
+}
+
+// answer reads the client's result. An accepted outside-sandbox request
+// passes on any scope the client sent, so the gate takes it as once and
+// audits what was asked (0064 item 5).
+func answer(res *sdk.ElicitResult) approval.Answer {
+	switch res.Action {
+	case "accept":
+		scope := approval.Once
+		if s, ok := res.Content["scope"].(string); ok {
+			if parsed, err := approval.ParseScope(s); err == nil {
+				scope = parsed
+			}
+		}
+		return approval.Answer{Approve: true, Scope: scope, By: ElicitationName}
+	case "decline":
+		return approval.Answer{By: ElicitationName, Reason: DeclinedReason}
+	case "cancel":
+		return approval.Answer{By: ElicitationName, Reason: CancelledReason}
+	}
+	return approval.Answer{By: ElicitationName,
+		Reason: fmt.Sprintf("the MCP client answered %q, which is not accept, decline or cancel", res.Action)}
+}
+
+// Dialog is the elicitation for one request. An outside-sandbox request
+// has no field (once is the only answer); another offers its scopes.
+func Dialog(req approval.Request) *sdk.ElicitParams {
+	return &sdk.ElicitParams{Mode: "form", Message: message(req), RequestedSchema: schema(req)}
+}
+
+// Title is the dialog's title, carried as the form schema's title.
+func Title(req approval.Request) string {
+	if req.OutsideSandbox {
+		return fmt.Sprintf("wisp: run OUTSIDE the sandbox? (%s risk)", req.Level)
+	}
+	return fmt.Sprintf("wisp: run this command? (%s risk)", req.Level)
+}
+
+func message(req approval.Request) string {
+	var b strings.Builder
+	if req.OutsideSandbox {
+		b.WriteString("Command to run OUTSIDE the sandbox, this once:\n")
+	} else {
+		b.WriteString("Command to run:\n")
+	}
+	fmt.Fprintf(&b, "  %s\nin %s\n", req.Line, req.Dir)
+	for _, r := range req.Reasons {
+		fmt.Fprintf(&b, "· %s\n", r)
+	}
+	b.WriteString("Only you can answer this: the agent that asked cannot. ")
+	if req.OutsideSandbox {
+		b.WriteString("Accept runs this line once, without the sandbox; decline refuses it. Never remembered: this run only.")
+	} else {
+		b.WriteString("Accept approves it for the scope you choose; decline refuses it.")
+	}
+	return b.String()
+}
+
+// formSchema is the restricted JSON schema of an elicitation form, its
+// keys in a fixed order.
+type formSchema struct {
+	Type       string                `json:"type"`
+	Title      string                `json:"title"`
+	Properties map[string]scopeField `json:"properties"`
+	Required   []string              `json:"required,omitempty"`
+}
+
+type scopeField struct {
+	Type        string   `json:"type"`
+	Title       string   `json:"title"`
+	Description string   `json:"description"`
+	Enum        []string `json:"enum"`
+	Default     string   `json:"default"`
+}
+
+func schema(req approval.Request) formSchema {
+	s := formSchema{Type: "object", Title: Title(req), Properties: map[string]scopeField{}}
+	if req.OutsideSandbox || len(req.Scopes) == 0 {
+		return s
+	}
+	var names, meanings []string
+	for _, sc := range req.Scopes {
+		names = append(names, string(sc))
+		meanings = append(meanings, string(sc)+": "+scopeMeaning[sc])
+	}
+	s.Properties["scope"] = scopeField{Type: "string", Title: "Approve for", Description: strings.Join(meanings, "; "),
+		Enum: names, Default: names[0]}
+	s.Required = []string{"scope"}
+	return s
+}
+
+var scopeMeaning = map[approval.Scope]string{
+	approval.Once:    "this run only",
+	approval.Session: "this line, until this wisp mcp ends",
+	approval.Project: "this line, in this project, kept in approvals.json",
+	approval.Always:  "this line, anywhere, kept in approvals.json",
+}

@@ -1,0 +1,133 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/wisp-sh/wisp/sandbox"
+)
+
+// The figure issue 3 sets: a confined `true` costs at most twice an
+// unconfined one through the same runner. Measure with
+//
+//	go test ./sandbox -run '^$' -bench . -benchtime 300x
+//
+// Each iteration runs the plain and the confined command back to back, the
+// way a runner starts them (own process group, output captured), so the
+// reported confined/plain ratio compares runs made at the same moment on a
+// busy machine.
+
+// buildWisp builds wisp as it ships (CGO_ENABLED=0), or skips.
+func buildWisp(b *testing.B) string {
+	b.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		b.Skip("no go tool to build wisp with")
+	}
+	out := filepath.Join(b.TempDir(), "wisp")
+	cmd := exec.Command(goTool, "build", "-o", out, "github.com/wisp-sh/wisp/cmd/wisp")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		b.Skipf("cannot build wisp: %v\n%s", err, msg)
+	}
+	return out
+}
+
+// runnerRun starts argv as a runner does and returns how long it took.
+func runnerRun(b *testing.B, argv []string, dir string) time.Duration {
+	var out bytes.Buffer
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	start := time.Now()
+	if err := cmd.Run(); err != nil {
+		b.Fatalf("%v: %v\n%s", argv, err, out.String())
+	}
+	return time.Since(start)
+}
+
+// compare runs base and measured alternately and reports both and their ratio.
+func compare(b *testing.B, dir string, base, measured []string, ratioName string) {
+	var tb, tm time.Duration
+	n := 0
+	for b.Loop() {
+		tb += runnerRun(b, base, dir)
+		tm += runnerRun(b, measured, dir)
+		n++
+	}
+	b.ReportMetric(float64(tb.Microseconds())/float64(n), "base-µs/run")
+	b.ReportMetric(float64(tm.Microseconds())/float64(n), "measured-µs/run")
+	b.ReportMetric(float64(tm)/float64(tb), ratioName)
+}
+
+// BenchmarkConfinedTrue: `true` confined by the real wisp binary's helper
+// against `/bin/sh -c true` unconfined, for each way the helper works.
+func BenchmarkConfinedTrue(b *testing.B) {
+	wisp := buildWisp(b)
+	for _, tc := range []struct {
+		name string
+		ns   sandbox.Namespace
+		git  bool // a repository, so .git/hooks and .git/config need binding
+	}{
+		{"landlock-only", sandbox.NamespaceAuto, false},
+		{"landlock+mount-namespace", sandbox.NamespaceMount, true},
+		{"landlock+user-namespace", sandbox.NamespaceUser, true},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			if tc.ns == sandbox.NamespaceMount && os.Geteuid() != 0 {
+				b.Skip("needs root")
+			}
+			l := newLandlock(b, wisp, tc.ns)
+			p := benchProject(b, tc.git)
+			argv, err := l.Command(p.spec, "true")
+			if err != nil {
+				b.Fatal(err)
+			}
+			compare(b, p.dir, sandbox.Plain("true"), argv, "confined/plain")
+		})
+	}
+}
+
+// BenchmarkHelperStart isolates the helper's own start: the helper exec'ing
+// /bin/true against /bin/true alone, and, for scale, `wisp version`, which
+// goes through cobra as the helper does not.
+func BenchmarkHelperStart(b *testing.B) {
+	wisp := buildWisp(b)
+	dir := b.TempDir()
+	for _, tc := range []struct {
+		name string
+		argv []string
+	}{
+		{"helper-exec-true", []string{wisp, sandbox.HelperCommand, "--root", dir, "--", "/bin/true"}},
+		{"wisp-version-via-cobra", []string{wisp, "version"}},
+		{"sh-c-true", sandbox.Plain("true")},
+	} {
+		b.Run(tc.name, func(b *testing.B) { compare(b, dir, []string{"/bin/true"}, tc.argv, "x-bin-true") })
+	}
+}
+
+func benchProject(b *testing.B, git bool) project {
+	b.Helper()
+	base, err := filepath.EvalSymlinks(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := project{dir: base + "/proj", home: base + "/wisp-home"}
+	mkdirs(b, p.dir, p.home)
+	if git {
+		mkdirs(b, p.dir+"/.git/hooks")
+		writeFile(b, p.dir+"/.git/config", "[core]\n")
+	}
+	p.spec, err = sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: p.dir, WispHome: p.home, UserHome: base,
+		AllowNetwork: true, Getenv: func(string) string { return "" }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	p.spec.Roots = p.spec.Roots[:1]
+	return p
+}

@@ -1,0 +1,114 @@
+package sandbox
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Status is what the sandbox would do here, for `wisp doctor`.
+type Status struct {
+	// Backend is "landlock" or "seatbelt", or "" when there is none.
+	Backend string
+	// Err says why commands cannot be confined here (Detect's or Check's
+	// error); callers fail closed on it.
+	Err error
+	// Landlock is what the kernel enforces (Linux only).
+	Landlock *LandlockFeatures
+	// Namespace is the kind of mount namespace the helper gets (Linux
+	// only), and NamespaceWhy why there is none.
+	Namespace    Namespace
+	NamespaceWhy string
+	// Nested is true when wisp runs inside another Seatbelt sandbox (macOS).
+	Nested bool
+	// Spec is the spec as the backend will enforce it: the roots, the
+	// protected paths, and those it cannot cover.
+	Spec Spec
+}
+
+// Report says what confining a command to spec means on this system, with
+// exe as the helper where one is needed.
+func Report(exe string, spec Spec) Status {
+	st := Status{Spec: spec}
+	b, err := Detect(exe)
+	if err != nil {
+		st.Err = err
+		return st
+	}
+	st.Backend = b.Name()
+	describeBackend(&st, b)
+	st.Spec, st.Err = b.Check(spec)
+	return st
+}
+
+// Summary is the one line `wisp doctor` prints.
+func (s Status) Summary() string {
+	if s.Err != nil {
+		return "none: " + s.Err.Error()
+	}
+	parts := []string{s.mechanism()}
+	if s.Nested {
+		parts = append(parts, "wisp runs inside another sandbox, so commands run plainly under that one")
+	}
+	parts = append(parts, plural(len(s.Spec.Roots), "writable root")+", "+plural(len(s.Spec.Protected), "protected path"))
+	if ns := s.namespaceLine(); ns != "" {
+		parts = append(parts, ns)
+	}
+	for _, u := range s.Spec.Unprotected {
+		parts = append(parts, fmt.Sprintf("NOT protected: %s (%s)", u.Path, u.Why))
+	}
+	if !s.Spec.Network {
+		parts = append(parts, "network off")
+	}
+	return strings.Join(parts, "; ")
+}
+
+func (s Status) mechanism() string {
+	if s.Landlock == nil {
+		return s.Backend
+	}
+	return fmt.Sprintf("landlock ABI %d enforces %s", s.Landlock.ABI, strings.Join(s.Landlock.Enforced(s.Spec.Network), ", "))
+}
+
+func (s Status) namespaceLine() string {
+	switch s.Namespace {
+	case NamespaceMount, NamespaceUser:
+		return fmt.Sprintf("a %s namespace keeps the protected paths inside the roots read-only", s.Namespace)
+	case NamespaceNone:
+		return "no mount namespace (" + s.NamespaceWhy + ")"
+	}
+	return ""
+}
+
+// Lines is the full report: the summary's facts one a line, then every
+// root, protected path and gap.
+func (s Status) Lines() []string {
+	if s.Err != nil {
+		return []string{"sandbox: none: " + s.Err.Error()}
+	}
+	lines := []string{"sandbox: " + s.mechanism()}
+	if ns := s.namespaceLine(); ns != "" {
+		lines = append(lines, "namespace: "+ns)
+	}
+	for _, r := range s.Spec.Roots {
+		lines = append(lines, "writable: "+r)
+	}
+	for _, p := range s.Spec.Protected {
+		lines = append(lines, "protected: "+p)
+	}
+	for _, u := range s.Spec.Unprotected {
+		lines = append(lines, fmt.Sprintf("NOT protected: %s (%s)", u.Path, u.Why))
+	}
+	if s.Landlock != nil {
+		for _, g := range s.Landlock.Gaps(s.Spec.Network) {
+			lines = append(lines, "not covered: "+g)
+		}
+	}
+	return lines
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,5 @@
+//go:build !linux && !darwin
+
+package sandbox
+
+func describeBackend(*Status, Backend) {}
