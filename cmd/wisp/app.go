@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wisp-sh/wisp/config"
-	"github.com/wisp-sh/wisp/sandbox"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -56,11 +55,6 @@ func (a *App) Config() (config.Home, config.Config, error) {
 // run executes one wisp invocation and returns its exit code. It is the one
 // place where errors become exit codes and messages.
 func run(ctx context.Context, app *App, args []string) int {
-	if len(args) > 0 && args[0] == sandbox.HelperCommand {
-		// The runner re-executes wisp as the sandbox's helper: it confines
-		// and execs the command, and is no command a person types.
-		return sandbox.HelperMain(args[1:])
-	}
 	root := newRootCmd(app)
 	root.SetArgs(args)
 	root.SetIn(app.Stdin)
