@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -33,7 +32,8 @@ var build struct {
 	out  []byte
 }
 
-// wispBinary builds cmd/wisp once for the package's tests.
+// wispBinary builds cmd/wisp once for the package's tests (go test puts
+// its own go first on PATH).
 func wispBinary(t *testing.T) string {
 	t.Helper()
 	build.once.Do(func() {
@@ -42,7 +42,7 @@ func wispBinary(t *testing.T) string {
 			return
 		}
 		build.bin = filepath.Join(build.dir, "wisp")
-		cmd := exec.Command(goTool(), "build", "-ldflags", "-X main.version="+builtVersion, "-o", build.bin, "../cmd/wisp")
+		cmd := exec.Command("go", "build", "-ldflags", "-X main.version="+builtVersion, "-o", build.bin, "../cmd/wisp")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		build.out, build.err = cmd.CombinedOutput()
 	})
@@ -50,13 +50,6 @@ func wispBinary(t *testing.T) string {
 		t.Fatalf("build wisp: %v\n%s", build.err, build.out)
 	}
 	return build.bin
-}
-
-func goTool() string {
-	if p, err := exec.LookPath("go"); err == nil {
-		return p
-	}
-	return filepath.Join(runtime.GOROOT(), "bin", "go")
 }
 
 // needClient skips (fails under WISP_REQUIRE_KERNEL=1) without Node or the
