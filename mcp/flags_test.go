@@ -1,0 +1,61 @@
+package mcp_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// --yes approves what may be approved without a person, never a run
+// outside the sandbox (record 0009, 0064 item 6).
+func TestYesNeverAnswersOutsideTheSandbox(t *testing.T) {
+	w := newWorld(t)
+	target := filepath.Join(w.outside, "never")
+	var rep runReport
+	w.client("run", map[string]any{"flags": []string{"--yes"},
+		"calls": []call{runCommand("touch made", false), runCommand("touch "+target, true)}}, &rep)
+	if got := rep.Results[0]; got.IsError || !exists(filepath.Join(w.project, "made")) {
+		t.Errorf("--yes did not approve an ordinary command: %+v", got)
+	}
+	want := "error: command not approved: running outside the sandbox is asked of a person every time, and " +
+		"this MCP client cannot ask a person (it does not support elicitation), and approval.outOfBand is off " +
+		"(--yes does not answer it); run it without outsideSandbox, or ask the person to run it themselves"
+	if got := rep.Results[1].Text; got != want || exists(target) {
+		t.Errorf("outside under --yes: %q\nwant %q", got, want)
+	}
+}
+
+func TestUnsafeSaysSoOnEveryRun(t *testing.T) {
+	w := newWorld(t, "approval.threshold", "never")
+	target := filepath.Join(w.outside, "unconfined")
+	var rep runReport
+	w.client("run", map[string]any{"flags": []string{"--unsafe"},
+		"calls": []call{runCommand("touch "+target, false), runCommand("echo asked", true)}}, &rep)
+	if got := rep.Results[0].Text; !strings.HasSuffix(got, "\nsandbox: off (--unsafe): this command ran unconfined") || !exists(target) {
+		t.Errorf("--unsafe run: %q", got)
+	}
+	if got := rep.Results[1].Text; !strings.HasSuffix(got, "\nsandbox: outsideSandbox changed nothing: the sandbox is off here") {
+		t.Errorf("outsideSandbox under --unsafe: %q", got)
+	}
+}
+
+// add_directory asks the person through the dialog; once granted, the
+// folder is a writable root for the rest of the session.
+func TestAddDirectoryGrantsWhatThePersonApproved(t *testing.T) {
+	w := newWorld(t, "approval.threshold", "never")
+	folder := filepath.Join(w.outside, "work")
+	os.Mkdir(folder, 0o755)
+	rep := w.run([]elicitAnswer{{Action: "accept"}},
+		call{Name: "add_directory", Arguments: map[string]any{"path": folder, "reason": "the fix spans both folders"}},
+		runCommand("touch "+filepath.Join(folder, "granted"), false))
+	if len(rep.Elicitations) != 1 || !strings.Contains(rep.Elicitations[0].Message, "  add_directory "+folder+"\n") {
+		t.Fatalf("the grant was not put to the person: %+v", rep.Elicitations)
+	}
+	if got := rep.Results[0].Text; got != "added "+folder+" to the writable roots for this session" {
+		t.Errorf("add_directory: %q", got)
+	}
+	if !exists(filepath.Join(folder, "granted")) {
+		t.Errorf("a write in the granted folder failed: %q", rep.Results[1].Text)
+	}
+}
