@@ -38,8 +38,10 @@ func buildWisp(b *testing.B) string {
 	return out
 }
 
-// runnerRun starts argv as a runner does and returns how long it took.
-func runnerRun(b *testing.B, argv []string, dir string) time.Duration {
+// runnerRun starts argv as a runner does and returns how long it took, in
+// wall time and in CPU time (user and system, from wait4, which counts the
+// helper, what it execs and what it waited for).
+func runnerRun(b *testing.B, argv []string, dir string) (wall, cpu time.Duration) {
 	var out bytes.Buffer
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
@@ -48,21 +50,25 @@ func runnerRun(b *testing.B, argv []string, dir string) time.Duration {
 	if err := cmd.Run(); err != nil {
 		b.Fatalf("%v: %v\n%s", argv, err, out.String())
 	}
-	return time.Since(start)
+	return time.Since(start), cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 }
 
-// compare runs base and measured alternately and reports both and their ratio.
+// compare runs base and measured alternately and reports the measured
+// run's wall time and its ratio to the base, in wall and in CPU time.
 func compare(b *testing.B, dir string, base, measured []string, ratioName string) {
-	var tb, tm time.Duration
+	var wallBase, wallMeasured, cpuBase, cpuMeasured time.Duration
 	n := 0
 	for b.Loop() {
-		tb += runnerRun(b, base, dir)
-		tm += runnerRun(b, measured, dir)
+		w, c := runnerRun(b, base, dir)
+		wallBase, cpuBase = wallBase+w, cpuBase+c
+		w, c = runnerRun(b, measured, dir)
+		wallMeasured, cpuMeasured = wallMeasured+w, cpuMeasured+c
 		n++
 	}
-	b.ReportMetric(float64(tb.Microseconds())/float64(n), "base-µs/run")
-	b.ReportMetric(float64(tm.Microseconds())/float64(n), "measured-µs/run")
-	b.ReportMetric(float64(tm)/float64(tb), ratioName)
+	b.ReportMetric(float64(wallBase.Microseconds())/float64(n), "base-µs")
+	b.ReportMetric(float64(wallMeasured.Microseconds())/float64(n), "µs")
+	b.ReportMetric(float64(wallMeasured)/float64(wallBase), ratioName)
+	b.ReportMetric(float64(cpuMeasured)/float64(cpuBase), "cpu-"+ratioName)
 }
 
 // BenchmarkConfinedTrue: `true` confined by the real wisp binary's helper
@@ -94,8 +100,10 @@ func BenchmarkConfinedTrue(b *testing.B) {
 }
 
 // BenchmarkHelperStart isolates the helper's own start: the helper exec'ing
-// /bin/true against /bin/true alone, and, for scale, `wisp version`, which
-// goes through cobra as the helper does not.
+// /bin/true against /bin/true alone; for scale, the floor of any Go program
+// (a static one that only execs /bin/true), `wisp version`, which goes
+// through every package init and cobra as the helper does not, and the
+// shell's own start.
 func BenchmarkHelperStart(b *testing.B) {
 	wisp := buildWisp(b)
 	dir := b.TempDir()
@@ -104,6 +112,7 @@ func BenchmarkHelperStart(b *testing.B) {
 		argv []string
 	}{
 		{"helper-exec-true", []string{wisp, sandbox.HelperCommand, "--root", dir, "--", "/bin/true"}},
+		{"go-floor-exec-true", []string{buildGoFloor(b)}},
 		{"wisp-version-via-cobra", []string{wisp, "version"}},
 		{"sh-c-true", sandbox.Plain("true")},
 	} {
@@ -130,4 +139,28 @@ func benchProject(b *testing.B, git bool) project {
 	}
 	p.spec.Roots = p.spec.Roots[:1]
 	return p
+}
+
+// buildGoFloor builds the smallest Go program that does what the helper
+// ends with: exec /bin/true.
+func buildGoFloor(b *testing.B) string {
+	b.Helper()
+	dir := b.TempDir()
+	writeFile(b, dir+"/go.mod", "module floor\n\ngo 1.24\n")
+	writeFile(b, dir+"/main.go", `package main
+
+import "syscall"
+
+func main() { syscall.Exec("/bin/true", []string{"/bin/true"}, nil) }
+`)
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		b.Skip("no go tool")
+	}
+	cmd := exec.Command(goTool, "build", "-o", dir+"/floor", ".")
+	cmd.Dir, cmd.Env = dir, append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=")
+	if msg, err := cmd.CombinedOutput(); err != nil {
+		b.Fatalf("build the Go floor: %v\n%s", err, msg)
+	}
+	return dir + "/floor"
 }
