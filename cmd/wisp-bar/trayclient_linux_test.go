@@ -74,25 +74,30 @@ type trayClient struct {
 	dest string
 }
 
-// menu reads the whole menu. systray answers the first GetLayout after a
-// rebuild one level deep (for libdbusmenu-gtk's sake), so it asks until two
-// answers in a row have the same revision: the second is then whole.
+// menu reads the whole menu, as a host has it once the updates settle.
+// systray answers the first GetLayout after a rebuild one level deep (for
+// libdbusmenu-gtk's sake), and a rebuild adds one item at a time, Quit
+// last; so it asks until two answers in a row have the same revision and
+// end with Quit: that menu is whole.
 func (c trayClient) menu(t *testing.T) []entry {
 	t.Helper()
 	prev := ^uint32(0)
-	for range 20 {
+	deadline := time.Now().Add(guard)
+	for time.Now().Before(deadline) {
 		var rev uint32
 		var root layout
 		err := c.conn.Object(c.dest, menuPath).Call(menuIface+".GetLayout", 0, int32(0), int32(-1), []string{}).Store(&rev, &root)
 		if err != nil {
 			t.Fatalf("GetLayout: %v", err)
 		}
-		if rev == prev {
-			return children(root.Children)
+		m := children(root.Children)
+		if rev == prev && len(m) > 0 && m[len(m)-1].Label == "Quit" {
+			return m
 		}
 		prev = rev
+		time.Sleep(5 * time.Millisecond)
 	}
-	t.Fatal("the menu kept changing under GetLayout")
+	t.Fatal("the menu never settled under GetLayout")
 	return nil
 }
 
