@@ -78,6 +78,13 @@ func (e *e2e) start(args ...string) func() (string, int) {
 	if err := c.Start(); err != nil {
 		e.t.Fatal(err)
 	}
+	// A test that fails early must not leave a wisp waiting for an answer.
+	e.t.Cleanup(func() {
+		if c.ProcessState == nil {
+			c.Process.Kill()
+			c.Wait()
+		}
+	})
 	return func() (string, int) {
 		c.Wait()
 		return out.String(), c.ProcessState.ExitCode()
