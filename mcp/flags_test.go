@@ -59,3 +59,17 @@ func TestAddDirectoryGrantsWhatThePersonApproved(t *testing.T) {
 		t.Errorf("a write in the granted folder failed: %q", rep.Results[1].Text)
 	}
 }
+
+// --dir names the project for a client that starts its servers elsewhere.
+func TestDirNamesTheProject(t *testing.T) {
+	w := newWorld(t, "approval.threshold", "never")
+	project := filepath.Join(w.project, "named")
+	os.Mkdir(project, 0o755)
+	var rep runReport
+	w.client("run", map[string]any{"flags": []string{"--dir", project},
+		"calls": []call{runCommand("pwd && touch made", false)}}, &rep)
+	real, _ := filepath.EvalSymlinks(project)
+	if got := rep.Results[0].Text; !strings.HasPrefix(got, real+"\n") || !exists(filepath.Join(project, "made")) {
+		t.Errorf("under --dir %s: %q", project, got)
+	}
+}

@@ -5,16 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 	"github.com/wisp-sh/wisp/approval"
 	wispmcp "github.com/wisp-sh/wisp/mcp"
 	"github.com/wisp-sh/wisp/pending"
+	"github.com/wisp-sh/wisp/sandbox"
 )
 
 type mcpOptions struct {
 	runnerOptions
 	yes bool
+	dir string
 }
 
 func newMCPCmd(app *App) *cobra.Command {
@@ -25,7 +28,7 @@ func newMCPCmd(app *App) *cobra.Command {
 		Long: `Serve the Model Context Protocol on stdin and stdout, for an agent such as
 Claude Code: its tools run_command, add_directory and inspect go through the
 operator's lists, the approvals and the sandbox, as the chat's do, in the
-directory wisp mcp starts in.
+directory wisp mcp starts in (or --dir).
 
 A command the risk calls for is put to the person through the client's
 elicitation dialog when the client offers one, and, with approval.outOfBand
@@ -42,11 +45,23 @@ Add it to Claude Code with: claude mcp add wisp -- wisp mcp`,
 	f := cmd.Flags()
 	f.BoolVar(&opts.unsafe, "unsafe", false, "run every command without the sandbox (every result says so)")
 	f.BoolVar(&opts.yes, "yes", false, "approve what may be approved without a person (never a run outside the sandbox, never a folder grant)")
+	f.StringVar(&opts.dir, "dir", "", "the project: where commands run and may write (default: the directory wisp mcp starts in)")
 	return cmd
 }
 
 func runMCP(ctx context.Context, app *App, opts mcpOptions) error {
+	if opts.dir != "" {
+		// The launch directory is the project: a client that starts its
+		// servers elsewhere names it.
+		if err := os.Chdir(opts.dir); err != nil {
+			return usageError{fmt.Errorf("--dir: %w", err)}
+		}
+	}
 	s, err := newSession(app, opts.runnerOptions)
+	if errors.Is(err, sandbox.ErrRootIsSlash) {
+		// Some clients start their servers in /.
+		return withHint(err, "start wisp mcp in the project's folder, or name the folder with --dir")
+	}
 	if err != nil {
 		return err
 	}
