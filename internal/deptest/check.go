@@ -17,8 +17,9 @@ func (v Violation) String() string {
 	return fmt.Sprintf("%s depends on %s (%s): %s", v.Package, v.Dep, v.Why, strings.Join(v.Chain, " -> "))
 }
 
-// Check applies rules, and the rule that only a command's own packages
-// import under cmd/, to every package of this module in graph.
+// Check applies rules, and two rules for every package of this module in
+// graph: only faces depend on faces, and only a command's own packages
+// import under cmd/.
 func Check(graph Graph, rules []Rule) []Violation {
 	var found []Violation
 	for _, path := range graph.sortedPaths() {
@@ -38,6 +39,9 @@ func Check(graph Graph, rules []Rule) []Violation {
 func forbidden(path, dep string, rules []Rule) string {
 	if cmd := commandOf(dep); cmd != "" && !within(path, cmd) {
 		return "nothing outside " + cmd + " imports it"
+	}
+	if withinAny(dep, Faces) && !withinAny(path, Faces) {
+		return "only faces depend on a face"
 	}
 	for _, rule := range rules {
 		if !within(path, rule.Package) || within(dep, rule.Package) {

@@ -77,8 +77,14 @@ func TestCheckFindsForbiddenDependencies(t *testing.T) {
 		name:  "the core never reaches a face, even through another package",
 		graph: fakeGraph("policy: runner", "runner: chat", "chat:"),
 		want: []string{
-			"policy depends on chat (policy never reaches it): policy -> runner -> chat",
-			"runner depends on chat (runner never reaches it): runner -> chat",
+			"policy depends on chat (only faces depend on a face): policy -> runner -> chat",
+			"runner depends on chat (only faces depend on a face): runner -> chat",
+		},
+	}, {
+		name:  "no package but a face depends on a face",
+		graph: fakeGraph("tools: runner", "runner:", "model: freedesktop", "freedesktop:", "cmd/wisp-bar: bar freedesktop", "bar:", "chat: tools mcp", "mcp: tools"),
+		want: []string{
+			"model depends on freedesktop (only faces depend on a face): model -> freedesktop",
 		},
 	}, {
 		name:  "a subpackage follows its parent's rule",
@@ -102,7 +108,7 @@ func TestCheckFindsForbiddenDependencies(t *testing.T) {
 		name:  "approval never reaches the menu bar",
 		graph: fakeGraph("approval: bar", "bar:", "freedesktop:"),
 		want: []string{
-			"approval depends on bar (approval never reaches it): approval -> bar",
+			"approval depends on bar (only faces depend on a face): approval -> bar",
 		},
 	}, {
 		name:  "nothing outside a command imports its packages",

@@ -1,8 +1,9 @@
 // Package deptest enforces the import direction of wisp's package table
-// (DESIGN.md, "Packages"): the core (config, audit, policy, sandbox,
-// pending) never reaches a face or net/http, runner and approval never
-// reach a face, nothing outside a command imports that command's packages,
-// and `wisp` itself builds without cgo. The rules are data (Rules), the
+// (DESIGN.md, "Packages"): no package but a face (chat, mcp, bar, cmd/...,
+// darwin, freedesktop) depends on a face, nothing outside a command imports
+// that command's packages, the core (config, audit, policy, sandbox,
+// pending) never reaches net/http, config depends on no other wisp package
+// and audit only on config, and `wisp` itself builds without cgo. The rules are data (Rules), the
 // import graph comes from `go list -deps -json` for each platform, and the
 // check is a plain function over both, so its tests can feed it a fake
 // graph. Packages that do not exist yet are simply not checked.
