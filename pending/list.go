@@ -53,14 +53,35 @@ func (c *Channel) Scan() (Listing, error) {
 		return Listing{}, fmt.Errorf("list the pending folder: %w", err)
 	}
 	var l Listing
+	sc := newScan(entries)
 	for _, e := range entries {
-		c.scanEntry(&l, e.Name())
+		c.scanEntry(&l, sc, e.Name())
 	}
 	sort.SliceStable(l.Pending, func(i, j int) bool { return newer(l.Pending[i], l.Pending[j]) })
 	return l, nil
 }
 
-func (c *Channel) scanEntry(l *Listing, name string) {
+// scan is what one Scan learns once and uses for every file: which answer
+// files the listing holds (so a request with none is not probed), and
+// whether each requester is alive (so a process with many requests is
+// looked up once). With a thousand requests waiting, this is most of the
+// cost of a rescan.
+type scan struct {
+	answers map[string]bool
+	alive   map[Requester]bool
+}
+
+func newScan(entries []fs.DirEntry) *scan {
+	sc := &scan{answers: map[string]bool{}, alive: map[Requester]bool{}}
+	for _, e := range entries {
+		if id, isRequest, ok := splitName(e.Name()); ok && !isRequest {
+			sc.answers[id] = true
+		}
+	}
+	return sc
+}
+
+func (c *Channel) scanEntry(l *Listing, sc *scan, name string) {
 	id, isRequest, ok := splitName(name)
 	switch {
 	case !ok && name[0] != '.':
@@ -69,7 +90,7 @@ func (c *Channel) scanEntry(l *Listing, name string) {
 	case !isRequest:
 		c.removeOrphanAnswer(id)
 	default:
-		p, err := c.load(id)
+		p, err := c.loadIn(id, sc)
 		if err == nil {
 			l.Pending = append(l.Pending, p)
 		} else if !errors.Is(err, fs.ErrNotExist) {
@@ -103,7 +124,10 @@ func (c *Channel) Get(id string) (Pending, error) {
 }
 
 // load reads and checks the request id the way every face must.
-func (c *Channel) load(id string) (Pending, error) {
+func (c *Channel) load(id string) (Pending, error) { return c.loadIn(id, nil) }
+
+// loadIn is load within a scan, whose knowledge it uses when sc is not nil.
+func (c *Channel) loadIn(id string, sc *scan) (Pending, error) {
 	path := c.requestPath(id)
 	data, err := readFile(path)
 	if err != nil {
@@ -116,18 +140,18 @@ func (c *Channel) load(id string) (Pending, error) {
 	if req.ID != id {
 		return Pending{}, fmt.Errorf("%w: the file of request %s holds request %s", ErrMalformed, id, req.ID)
 	}
-	if err := c.checkWaiting(req); err != nil {
+	if err := c.checkWaiting(req, sc); err != nil {
 		return Pending{}, err
 	}
 	p := Pending{Request: req, Bytes: data, Binding: Binding(data), File: path}
-	p.Answered = c.answered(p)
+	p.Answered = (sc == nil || sc.answers[id]) && c.answered(p)
 	return p, nil
 }
 
 // checkWaiting refuses a request that can no longer be answered; a stale
 // one is removed on the way.
-func (c *Channel) checkWaiting(req Request) error {
-	if c.gone(req.Requester) {
+func (c *Channel) checkWaiting(req Request, sc *scan) error {
+	if c.requesterGone(req.Requester, sc) {
 		c.discard(req.ID)
 		return fmt.Errorf("%w: process %d, which filed it, has ended; it was removed", ErrStale, req.Requester.PID)
 	}
@@ -135,6 +159,18 @@ func (c *Channel) checkWaiting(req Request) error {
 		return fmt.Errorf("%w (at %s)", ErrExpired, req.ExpiresAt.Format("15:04:05"))
 	}
 	return nil
+}
+
+func (c *Channel) requesterGone(r Requester, sc *scan) bool {
+	if sc == nil {
+		return c.gone(r)
+	}
+	alive, known := sc.alive[r]
+	if !known {
+		alive = !c.gone(r)
+		sc.alive[r] = alive
+	}
+	return !alive
 }
 
 // answered reports whether an answer bound to p's bytes lies beside it.
