@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"syscall"
 )
 
 // Backend confines one command line to a Spec on one system.
@@ -17,6 +18,15 @@ type Backend interface {
 	// Command returns the argv that runs `/bin/sh -c line` confined to spec.
 	// The command's environment and working directory are the caller's.
 	Command(spec Spec, line string) ([]string, error)
+}
+
+// AttrCommander is implemented by a backend that can do less per command
+// when the caller starts the process with attributes of its own: the
+// Landlock helper, which otherwise starts itself again to enter a user
+// namespace. The caller may set fields of its own on the returned attr
+// (Setpgid, say) but must keep the ones it holds; a nil attr needs nothing.
+type AttrCommander interface {
+	CommandAttr(spec Spec, line string) ([]string, *syscall.SysProcAttr, error)
 }
 
 // Shell is the shell every command line runs in, confined or not.

@@ -41,11 +41,15 @@ func buildWisp(b *testing.B) string {
 // runnerRun starts argv as a runner does and returns how long it took, in
 // wall time and in CPU time (user and system, from wait4, which counts the
 // helper, what it execs and what it waited for).
-func runnerRun(b *testing.B, argv []string, dir string) (wall, cpu time.Duration) {
+func runnerRun(b *testing.B, argv []string, attr *syscall.SysProcAttr, dir string) (wall, cpu time.Duration) {
 	var out bytes.Buffer
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if attr == nil {
+		attr = &syscall.SysProcAttr{}
+	}
+	attr.Setpgid = true
+	cmd.SysProcAttr = attr
 	start := time.Now()
 	if err := cmd.Run(); err != nil {
 		b.Fatalf("%v: %v\n%s", argv, err, out.String())
@@ -55,13 +59,13 @@ func runnerRun(b *testing.B, argv []string, dir string) (wall, cpu time.Duration
 
 // compare runs base and measured alternately and reports the measured
 // run's wall time and its ratio to the base, in wall and in CPU time.
-func compare(b *testing.B, dir string, base, measured []string, ratioName string) {
+func compare(b *testing.B, dir string, base, measured []string, attr *syscall.SysProcAttr, ratioName string) {
 	var wallBase, wallMeasured, cpuBase, cpuMeasured time.Duration
 	n := 0
 	for b.Loop() {
-		w, c := runnerRun(b, base, dir)
+		w, c := runnerRun(b, base, nil, dir)
 		wallBase, cpuBase = wallBase+w, cpuBase+c
-		w, c = runnerRun(b, measured, dir)
+		w, c = runnerRun(b, measured, attr, dir)
 		wallMeasured, cpuMeasured = wallMeasured+w, cpuMeasured+c
 		n++
 	}
@@ -76,13 +80,15 @@ func compare(b *testing.B, dir string, base, measured []string, ratioName string
 func BenchmarkConfinedTrue(b *testing.B) {
 	wisp := buildWisp(b)
 	for _, tc := range []struct {
-		name string
-		ns   sandbox.Namespace
-		git  bool // a repository, so .git/hooks and .git/config need binding
+		name    string
+		ns      sandbox.Namespace
+		git     bool // a repository, so .git/hooks and .git/config need binding
+		useAttr bool // the runner starts the helper in the user namespace itself
 	}{
-		{"landlock-only", sandbox.NamespaceAuto, false},
-		{"landlock+mount-namespace", sandbox.NamespaceMount, true},
-		{"landlock+user-namespace", sandbox.NamespaceUser, true},
+		{"landlock-only", sandbox.NamespaceAuto, false, false},
+		{"landlock+mount-namespace", sandbox.NamespaceMount, true, false},
+		{"landlock+user-namespace", sandbox.NamespaceUser, true, false},
+		{"landlock+user-namespace-started-by-runner", sandbox.NamespaceUser, true, true},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			if tc.ns == sandbox.NamespaceMount && os.Geteuid() != 0 {
@@ -90,11 +96,15 @@ func BenchmarkConfinedTrue(b *testing.B) {
 			}
 			l := newLandlock(b, wisp, tc.ns)
 			p := benchProject(b, tc.git)
-			argv, err := l.Command(p.spec, "true")
+			argv, attr, err := l.CommandAttr(p.spec, "true")
+			if !tc.useAttr {
+				attr = nil
+				argv, err = l.Command(p.spec, "true")
+			}
 			if err != nil {
 				b.Fatal(err)
 			}
-			compare(b, p.dir, sandbox.Plain("true"), argv, "confined/plain")
+			compare(b, p.dir, sandbox.Plain("true"), argv, attr, "confined/plain")
 		})
 	}
 }
@@ -116,7 +126,7 @@ func BenchmarkHelperStart(b *testing.B) {
 		{"wisp-version-via-cobra", []string{wisp, "version"}},
 		{"sh-c-true", sandbox.Plain("true")},
 	} {
-		b.Run(tc.name, func(b *testing.B) { compare(b, dir, []string{"/bin/true"}, tc.argv, "x-bin-true") })
+		b.Run(tc.name, func(b *testing.B) { compare(b, dir, []string{"/bin/true"}, tc.argv, nil, "x-bin-true") })
 	}
 }
 

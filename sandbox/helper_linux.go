@@ -75,6 +75,9 @@ func enterNamespace(h helperArgs, ops []mountOp) error {
 			return err
 		}
 	case namespaceEntered:
+		if inInitialUserNamespace() {
+			return errNotEntered
+		}
 		if err := makeMountsPrivate(); err != nil {
 			return err
 		}

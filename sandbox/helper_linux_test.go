@@ -72,6 +72,7 @@ func TestHelperFailsClosed(t *testing.T) {
 		{"a relative root", append([]string{"--root", "rel"}, run...), "not a clean absolute path"},
 		{"an unknown flag", append([]string{"--root", dir, "--allow-everything"}, run...), "unknown flag"},
 		{"a program by name", []string{"--root", dir, "--", "sh", "-c", "echo ran > " + ran}, "absolute path"},
+		{"the second stage outside a user namespace", append([]string{"--root", dir, "--protect", dir + "/protected", "--ns", "entered"}, run...), "--ns entered is for the helper's second stage"},
 		{"a protected path that does not exist", append([]string{"--root", dir, "--protect", dir + "/missing", "--ns", "mount"}, run...), "missing"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -159,9 +159,32 @@ func (l *Landlock) cannotCover(p string) string {
 // Command returns the helper's argv for line: the roots, the protected
 // paths it must bind read-only, the network switch, the namespace kind.
 func (l *Landlock) Command(spec Spec, line string) ([]string, error) {
-	checked, err := l.Check(spec)
+	h, err := l.helperArgs(spec, line)
 	if err != nil {
 		return nil, err
+	}
+	return append([]string{l.exe}, h.encode()...), nil
+}
+
+// CommandAttr is Command for a caller that starts the process with attr:
+// where the helper needs a user namespace, the caller's clone makes it, and
+// the helper skips starting itself again (one start of wisp, not two).
+func (l *Landlock) CommandAttr(spec Spec, line string) ([]string, *syscall.SysProcAttr, error) {
+	h, err := l.helperArgs(spec, line)
+	if err != nil {
+		return nil, nil, err
+	}
+	var attr *syscall.SysProcAttr
+	if h.ns == NamespaceUser {
+		h.ns, attr = namespaceEntered, userNamespaceAttr()
+	}
+	return append([]string{l.exe}, h.encode()...), attr, nil
+}
+
+func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
+	checked, err := l.Check(spec)
+	if err != nil {
+		return helperArgs{}, err
 	}
 	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, ns: NamespaceNone, argv: Plain(line)}
 	for _, p := range l.protectedInRoots(spec) {
@@ -172,7 +195,7 @@ func (l *Landlock) Command(spec Spec, line string) ([]string, error) {
 	if len(h.protect) > 0 {
 		h.ns, _ = l.Namespace()
 	}
-	return append([]string{l.exe}, h.encode()...), nil
+	return h, nil
 }
 
 func isUnprotected(spec Spec, p string) bool {

@@ -42,19 +42,27 @@ func suiteOptions(t *testing.T, l *sandbox.Landlock) sandboxtest.Options {
 // TestLandlockConformance runs the suite with each way of getting a mount
 // namespace, forced, and with the one the probe picks.
 func TestLandlockConformance(t *testing.T) {
-	for _, ns := range []sandbox.Namespace{sandbox.NamespaceAuto, sandbox.NamespaceMount, sandbox.NamespaceUser, sandbox.NamespaceNone} {
-		name := string(ns)
-		if ns == sandbox.NamespaceAuto {
-			name = "auto"
-		}
-		t.Run(name, func(t *testing.T) {
-			if ns == sandbox.NamespaceMount && os.Geteuid() != 0 {
+	for _, tc := range []struct {
+		name    string
+		ns      sandbox.Namespace
+		useAttr bool
+	}{
+		{"auto", sandbox.NamespaceAuto, false},
+		{"mount", sandbox.NamespaceMount, false},
+		{"user", sandbox.NamespaceUser, false},
+		{"user-started-by-the-caller", sandbox.NamespaceUser, true},
+		{"none", sandbox.NamespaceNone, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.ns == sandbox.NamespaceMount && os.Geteuid() != 0 {
 				t.Skip("a mount namespace of the helper's own needs root")
 			}
-			l := newLandlock(t, testExecutable(t), ns)
+			l := newLandlock(t, testExecutable(t), tc.ns)
 			got, why := l.Namespace()
 			t.Logf("namespace: %q %s", got, why)
-			sandboxtest.Run(t, l, suiteOptions(t, l))
+			o := suiteOptions(t, l)
+			o.UseAttr = tc.useAttr
+			sandboxtest.Run(t, l, o)
 		})
 	}
 }

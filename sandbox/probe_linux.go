@@ -60,6 +60,9 @@ func tryNamespace(h helperArgs, kind Namespace, ops []mountOp) error {
 		}
 		return err
 	case namespaceEntered:
+		if inInitialUserNamespace() {
+			return errNotEntered
+		}
 		if err := makeMountsPrivate(); err != nil {
 			return err
 		}

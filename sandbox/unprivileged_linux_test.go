@@ -59,6 +59,11 @@ func unprivilegedSuite(t *testing.T) {
 		t.Fatal("the probe claims a mount namespace of the helper's own without root")
 	}
 	t.Run("auto", func(t *testing.T) { sandboxtest.Run(t, auto, suiteOptions(t, auto)) })
+	t.Run("auto-started-by-the-caller", func(t *testing.T) {
+		o := suiteOptions(t, auto)
+		o.UseAttr = true
+		sandboxtest.Run(t, auto, o)
+	})
 	none := newLandlock(t, testExecutable(t), sandbox.NamespaceNone)
 	t.Run("none", func(t *testing.T) { sandboxtest.Run(t, none, suiteOptions(t, none)) })
 	t.Run("mount-fails-closed", func(t *testing.T) { mountFailsClosed(t) })

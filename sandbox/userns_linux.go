@@ -1,10 +1,12 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -20,20 +22,15 @@ import (
 // it: Landlock's scoping keeps signals inside the sandbox.
 func runInUserNamespace(h helperArgs) (int, error) {
 	h.ns = namespaceEntered
+	attr := userNamespaceAttr()
+	attr.Pdeathsig = syscall.SIGKILL // tied to this (locked) thread: if the helper dies, so does the command
 	cmd := &exec.Cmd{
-		Path:   "/proc/self/exe", // this very binary, whatever its path has become since
-		Args:   append([]string{os.Args[0]}, h.encode()...),
-		Stdin:  os.Stdin,
-		Stdout: os.Stdout,
-		Stderr: os.Stderr,
-		SysProcAttr: &syscall.SysProcAttr{
-			Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-			UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}},
-			GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}},
-			AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN},
-			// Tied to this (locked) thread: if the helper dies, so does the command.
-			Pdeathsig: syscall.SIGKILL,
-		},
+		Path:        "/proc/self/exe", // this very binary, whatever its path has become since
+		Args:        append([]string{os.Args[0]}, h.encode()...),
+		Stdin:       os.Stdin,
+		Stdout:      os.Stdout,
+		Stderr:      os.Stderr,
+		SysProcAttr: attr,
 	}
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
@@ -68,4 +65,30 @@ func passOn(state *os.ProcessState) int {
 	signal.Reset(sig)
 	_ = syscall.Kill(os.Getpid(), sig)
 	return 128 + int(sig)
+}
+
+// userNamespaceAttr starts a process in a new user and mount namespace with
+// the caller's uid and gid mapped to themselves, holding CAP_SYS_ADMIN there
+// across the exec (as an ambient capability) to make its mounts.
+func userNamespaceAttr() *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}},
+		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN},
+	}
+}
+
+// errNotEntered refuses --ns entered outside a fresh user namespace, where
+// its mounts would land in the person's own mount namespace.
+var errNotEntered = errors.New("--ns entered is for the helper's second stage, inside the user namespace its first stage made")
+
+// inInitialUserNamespace reports whether this process's user namespace is
+// the system's first one, whose uid_map maps every uid.
+func inInitialUserNamespace() bool {
+	data, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return true // fail closed: treat it as the first
+	}
+	return strings.Join(strings.Fields(string(data)), " ") == "0 0 4294967295"
 }

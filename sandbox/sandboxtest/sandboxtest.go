@@ -27,6 +27,9 @@ type Options struct {
 	Dir string
 	// Credential runs every command as another user (nil: as the test).
 	Credential *syscall.Credential
+	// UseAttr starts commands through the backend's CommandAttr, when it
+	// has one, with the process attributes it asks for.
+	UseAttr bool
 	// NoNetworkRules, NoUDPRules, NoMPTCPRules, NoSignalScoping and
 	// NoAbstractSockets skip what the backend says it cannot enforce here
 	// (from its own report).
@@ -106,11 +109,19 @@ func (s *suite) newSpec(network bool, home string) sandbox.Spec {
 // confined runs line under the sandbox and returns its output and status.
 func (s *suite) confined(spec sandbox.Spec, line string) (string, int) {
 	s.t.Helper()
-	argv, err := s.b.Command(spec, line)
+	argv, attr, err := s.command(spec, line)
 	if err != nil {
 		s.t.Fatalf("Command(%q): %v", line, err)
 	}
-	return s.exec(argv)
+	return s.execAttr(argv, attr)
+}
+
+func (s *suite) command(spec sandbox.Spec, line string) ([]string, *syscall.SysProcAttr, error) {
+	if ac, ok := s.b.(sandbox.AttrCommander); ok && s.o.UseAttr {
+		return ac.CommandAttr(spec, line)
+	}
+	argv, err := s.b.Command(spec, line)
+	return argv, nil, err
 }
 
 // plain runs line unconfined: the control every refusal is checked against.
@@ -121,9 +132,18 @@ func (s *suite) plain(line string) (string, int) {
 
 func (s *suite) exec(argv []string) (string, int) {
 	s.t.Helper()
+	return s.execAttr(argv, nil)
+}
+
+func (s *suite) execAttr(argv []string, attr *syscall.SysProcAttr) (string, int) {
+	s.t.Helper()
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = s.proj
+	cmd.SysProcAttr = attr
 	if s.o.Credential != nil {
+		if attr != nil {
+			s.t.Fatal("sandboxtest: Credential with the backend's own process attributes is not supported")
+		}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.o.Credential}
 	}
 	out, err := cmd.CombinedOutput()
