@@ -35,8 +35,11 @@ func HelperMain(args []string) int {
 // first stage of a user namespace, with the command's status.
 func confineAndExec(h helperArgs) (int, error) {
 	features, err := kernelFeatures()
-	if err != nil || !features.Filesystem {
-		return 0, fmt.Errorf("Landlock is not available in this kernel (%v); the command was not run", err)
+	if err != nil {
+		return 0, fmt.Errorf("the kernel offers no Landlock (%w), so the command was not run", err)
+	}
+	if !features.Filesystem {
+		return 0, fmt.Errorf("the kernel offers Landlock ABI %d, too old to confine anything, so the command was not run", features.ABI)
 	}
 	ops := planMounts(h.roots, h.protect)
 	if len(ops) > 0 {
