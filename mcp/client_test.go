@@ -70,9 +70,11 @@ type world struct {
 	project, home, outside string
 }
 
-// newWorld sets config keys (KEY VALUE ...) in a fresh home.
+// newWorld sets config keys (KEY VALUE ...) in a fresh home; the test
+// runs in parallel with the others from here.
 func newWorld(t *testing.T, settings ...string) *world {
 	needClient(t)
+	t.Parallel() // each world has its own home, folders and markers
 	w := &world{t: t, bin: wispBinary(t), project: t.TempDir()}
 	// Under the person's home, which is not a writable root (/tmp is).
 	userHome, _ := os.UserHomeDir()
