@@ -272,7 +272,7 @@ func newNames(before, after []string) []string {
 	}
 	var added []string
 	for _, n := range after {
-		if !seen[n] && !strings.HasPrefix(n, "go-build") && !strings.HasPrefix(n, "Test") {
+		if !seen[n] && !isGoTestTemp(n) {
 			added = append(added, n)
 		}
 	}
@@ -305,4 +305,15 @@ func assertAudit(t *testing.T, home config.Home, fragments ...string) {
 		}
 	}
 	t.Errorf("no audit line holds all of %q", fragments)
+}
+
+// isGoTestTemp tells go test's own temporary folders (other packages'
+// tests run at the same time) from anything a run left behind.
+func isGoTestTemp(name string) bool {
+	for _, p := range []string{"go-build", "Test", "Benchmark", "Fuzz", "Example"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
