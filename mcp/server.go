@@ -36,7 +36,11 @@ const firstMultiRoundTrip = "2026-07-28"
 
 // NewServer builds the MCP server: the name wisp, its version, and one
 // tool per definition of the toolbox.
-func NewServer(opts Options) *sdk.Server {
+func NewServer(opts Options) *sdk.Server { return newServer(opts, context.Background()) }
+
+// newServer ends every call in flight when stopping is done: the SDK's
+// own close waits for the calls, and would wait for their commands.
+func newServer(opts Options, stopping context.Context) *sdk.Server {
 	logger := opts.Logger
 	if logger == nil {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -48,7 +52,7 @@ func NewServer(opts Options) *sdk.Server {
 		SupportedProtocolVersions: handshakeVersions(),
 	})
 	for _, d := range opts.Toolbox.Definitions() {
-		s.AddTool(tool(d), handler(opts.Toolbox, d.Name))
+		s.AddTool(tool(d), handler(opts.Toolbox, d.Name, stopping))
 	}
 	return s
 }
@@ -59,7 +63,7 @@ func NewServer(opts Options) *sdk.Server {
 // and withdraws its questions (removing their pending files), and Serve
 // returns only once they have all finished.
 func Serve(ctx context.Context, opts Options, in io.ReadCloser, out io.WriteCloser) error {
-	return NewServer(opts).Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
+	return newServer(opts, ctx).Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
 }
 
 func handshakeVersions() []string {
@@ -82,9 +86,13 @@ func tool(d tools.Definition) *sdk.Tool {
 }
 
 // handler runs one call through the toolbox. The call's session travels
-// in ctx, so the elicitation approver asks the client that called.
-func handler(tb *tools.Toolbox, name string) sdk.ToolHandler {
+// in ctx, so the elicitation approver asks the client that called. The
+// call ends when the client cancels it, leaves, or the server stops.
+func handler(tb *tools.Toolbox, name string, stopping context.Context) sdk.ToolHandler {
 	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(stopping, cancel)()
 		out, err := tb.Call(withSession(ctx, req.Session), name, string(req.Params.Arguments))
 		text := out.Text
 		if err != nil {
