@@ -69,8 +69,8 @@ func runMCP(ctx context.Context, app *App, opts mcpOptions) error {
 	if opts.unsafe {
 		fmt.Fprintln(app.Stderr, "wisp: warning: --unsafe: every command runs without the sandbox")
 	}
-	gate := s.mcpGate(opts.yes)
-	tb := s.toolbox(app, gate.AskPerson)
+	s.wireMCPGate(opts.yes)
+	tb := s.toolbox(app) // add_directory asks through the gate's faces
 	err = wispmcp.Serve(ctx, wispmcp.Options{Version: version, Toolbox: tb}, stdinCloser(app.Stdin), nopWriteCloser{app.Stdout})
 	if errors.Is(err, context.Canceled) && ctx.Err() != nil {
 		return nil // a signal: the client or the person stopped the server
@@ -78,9 +78,9 @@ func runMCP(ctx context.Context, app *App, opts mcpOptions) error {
 	return err
 }
 
-// mcpGate asks through the client's elicitation (and the pending channel
+// wireMCPGate asks through the client's elicitation (and the pending channel
 // when it is on). When neither can ask, the refusal says the client cannot.
-func (s *session) mcpGate(yes bool) *approval.Gate {
+func (s *session) wireMCPGate(yes bool) {
 	s.wireGate(gateOptions{face: pending.FaceMCP, yes: yes, extra: []approval.Approver{wispmcp.Elicitation{}}})
 	gate := s.runner.Gate.(*approval.Gate)
 	if !s.cfg.Approval.OutOfBand {
@@ -89,7 +89,6 @@ func (s *session) mcpGate(yes bool) *approval.Gate {
 			gate.NoPersonWhy += " (--yes does not answer it)"
 		}
 	}
-	return gate
 }
 
 func stdinCloser(r io.Reader) io.ReadCloser {
