@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -217,6 +218,9 @@ func TestOutOfBandAnswerWinsAndWithdrawsTheDialog(t *testing.T) {
 // markerLine runs copies of sleep named after a marker in a subshell: a
 // process group of several processes that a test can find by name.
 func markerLine(t *testing.T) (marker, line string) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the tests find a command's processes in /proc")
+	}
 	var b [6]byte
 	rand.Read(b[:])
 	marker = "wisp-mcp-marker-" + hex.EncodeToString(b[:])
