@@ -1,0 +1,41 @@
+package chat
+
+// The plain chat's palette, in 24-bit colour. Outside is record 0064
+// amendment item 6's colour for a line run outside the sandbox (#D27068, a
+// muted red darker and greyer than removed, #FF6B6B, which is the danger
+// colour); command is the amber of a line run in the sandbox.
+const (
+	sgrReset   = "\x1b[0m"
+	sgrDim     = "\x1b[2m"
+	sgrBold    = "\x1b[1m"
+	sgrDanger  = "\x1b[1;38;2;255;107;107m" // #FF6B6B, bold
+	sgrOutside = "\x1b[38;2;210;112;104m"   // #D27068
+	sgrCommand = "\x1b[38;2;229;165;10m"    // amber
+	sgrWarning = "\x1b[38;2;229;165;10m"
+)
+
+// Palette paints text when colour is on.
+type Palette struct{ On bool }
+
+func (p Palette) paint(sgr, s string) string {
+	if !p.On || s == "" {
+		return s
+	}
+	return sgr + s + sgrReset
+}
+
+// ColourWanted says whether to colour: only on a terminal, never with
+// NO_COLOR set to anything (no-color.org) or TERM=dumb.
+func ColourWanted(getenv func(string) string, isTerminal bool) bool {
+	return isTerminal && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
+}
+
+func (p Palette) level(level, s string) string {
+	switch level {
+	case LevelDanger:
+		return p.paint(sgrDanger, s)
+	case LevelWarning:
+		return p.paint(sgrWarning, s)
+	}
+	return p.paint(sgrDim, s)
+}

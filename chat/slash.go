@@ -1,0 +1,139 @@
+package chat
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/wisp-sh/wisp/approval"
+	"github.com/wisp-sh/wisp/pending"
+)
+
+// HelpText is /help: what a person can type.
+const HelpText = `Type a message for the model, or one of:
+  !COMMAND      run COMMAND yourself in the sandbox: no approval, no time limit; Ctrl-C stops it
+  !!COMMAND     run COMMAND yourself OUTSIDE the sandbox: it may write anywhere you can
+                (! !COMMAND, with a space, runs !COMMAND in the sandbox)
+  /approvals    list the requests waiting for an answer, and the held approvals
+  /approvals approve ID [once|session|project|always]
+  /approvals deny ID
+  /help         this help
+  /quit         leave (Ctrl-D, or Ctrl-C at an empty prompt, leaves too)
+Ctrl-C stops the model's answer or a running command. Up and down recall earlier lines.
+Typed commands read nothing from the terminal: run interactive programs in another one.`
+
+// Approvals is what /approvals reads and answers: requests filed out of
+// band by any wisp (another chat, a respond, wisp mcp), and the held
+// project and always approvals.
+type Approvals struct {
+	Channel *pending.Channel
+	Held    *approval.Held
+}
+
+// slash runs a / command; ok is false when line is not one (it then goes
+// to the model: a path such as /etc/hosts is a message).
+func slash(line string, a *Approvals, say func(string)) (quit, ok bool) {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return false, false
+	}
+	switch fields[0] {
+	case "/quit", "/exit":
+		return true, true
+	case "/help", "/?":
+		say(HelpText)
+	case "/approvals":
+		if a == nil {
+			say("· /approvals is not offered here")
+			break
+		}
+		for _, l := range a.run(fields[1:]) {
+			say(l)
+		}
+	default:
+		return false, false
+	}
+	return false, true
+}
+
+func (a *Approvals) run(args []string) []string {
+	switch {
+	case len(args) == 0:
+		return a.list()
+	case args[0] == "approve" && (len(args) == 2 || len(args) == 3):
+		scope := ""
+		if len(args) == 3 {
+			scope = args[2]
+		}
+		return []string{a.answer(args[1], pending.DecisionApprove, scope)}
+	case args[0] == "deny" && len(args) == 2:
+		return []string{a.answer(args[1], pending.DecisionDeny, "")}
+	}
+	return []string{"· usage: /approvals, /approvals approve ID [once|session|project|always], /approvals deny ID"}
+}
+
+// list shows what waits, an outside-sandbox request marked as one (0064
+// item 7), and the held approvals.
+func (a *Approvals) list() []string {
+	var out []string
+	waiting, err := a.Channel.List()
+	if err != nil {
+		return []string{"· " + err.Error()}
+	}
+	if len(waiting) == 0 {
+		out = append(out, "· no requests are waiting")
+	}
+	for _, p := range waiting {
+		r := p.Request
+		line := r.Command
+		if r.OutsideSandbox {
+			line = "OUTSIDE THE SANDBOX: " + line
+		}
+		out = append(out, fmt.Sprintf("  %s  %s  %s  (in %s, from %s)", r.ID, r.Level, line, r.Cwd, r.Face))
+	}
+	return append(out, a.held()...)
+}
+
+func (a *Approvals) held() []string {
+	entries, err := a.Held.List()
+	if err != nil {
+		return []string{"· " + err.Error()}
+	}
+	if len(entries) == 0 {
+		return []string{"· no approvals are held (project or always)"}
+	}
+	out := []string{"held approvals:"}
+	for _, e := range entries {
+		where := "everywhere"
+		if e.Scope == approval.Project {
+			where = e.Project
+		}
+		out = append(out, fmt.Sprintf("  %-7s %s  (%s)", e.Scope, e.Line, where))
+	}
+	return out
+}
+
+func (a *Approvals) answer(id, decision, scope string) string {
+	if _, err := approval.ParseScope(scope); scope != "" && err != nil {
+		return "· " + err.Error()
+	}
+	p, err := a.Channel.Get(id)
+	if err != nil {
+		return "· " + err.Error()
+	}
+	if _, err := a.Channel.Answer(p, decision, scope, "wisp chat"); err != nil {
+		return "· " + err.Error()
+	}
+	r := p.Request
+	switch {
+	case decision == pending.DecisionDeny:
+		return "· denied: " + r.Command
+	case r.OutsideSandbox && scope != "" && scope != pending.ScopeOnce:
+		return "· " + approval.DowngradeNote(approval.Scope(scope), r.Command)
+	case r.OutsideSandbox:
+		return "· approved once, outside the sandbox: " + r.Command
+	}
+	if scope == "" {
+		scope = pending.ScopeOnce
+	}
+	return fmt.Sprintf("· approved %s: %s", scope, r.Command)
+}

@@ -1,0 +1,5 @@
+//go:build !linux && !darwin
+
+package chat
+
+func flushInput(int) error { return errFlushUnsupported }
