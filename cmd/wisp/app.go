@@ -87,6 +87,7 @@ risk calls for.`,
 	}
 	root.SetVersionTemplate("wisp {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	addBarePrompt(root, app) // wisp "PROMPT" is wisp respond "PROMPT"
 	root.AddCommand(
 		newVersionCmd(app),
 		newConfigCmd(app),
@@ -95,6 +96,8 @@ risk calls for.`,
 		newApprovalsCmd(app),
 		newPolicyCmd(app),
 		newLogsCmd(app),
+		newChatCmd(app),
+		newRespondCmd(app),
 		newMCPCmd(app),
 		newSandboxCmd(app),
 		// Later command groups add themselves here, one line each.
