@@ -47,6 +47,13 @@ func (g *Gate) Clear(ctx context.Context, gr runner.GateRequest) (runner.Clearan
 			return runner.Clearance{Approved: ok, By: by}, err
 		}
 	}
+	if !gr.OutsideSandbox {
+		// --yes answers by itself: take its answer before a person is
+		// asked, so no dialog or pending file flashes up and vanishes.
+		if c, ok := g.selfApproved(ctx, req); ok {
+			return c, nil
+		}
+	}
 	approvers := g.eligible(req)
 	if len(approvers) == 0 {
 		return g.refuseNoPerson(req), nil
@@ -99,6 +106,22 @@ func (g *Gate) passes(req Request) (bool, string, error) {
 		return true, "held " + string(scope), nil
 	}
 	return false, "", nil
+}
+
+// selfApproved asks the approvers that answer without a person, in order,
+// and reports an approval from one of them. A denial from one is not final
+// while a person can still be asked.
+func (g *Gate) selfApproved(ctx context.Context, req Request) (runner.Clearance, bool) {
+	for _, a := range g.Approvers {
+		if a.AsksAPerson() {
+			continue
+		}
+		if ans, err := a.Ask(ctx, req); err == nil && ans.Approve {
+			g.log(audit.ApprovalDecided{ID: req.ID, Command: req.Line, Decision: "approve", By: ans.By, Scope: string(Once)})
+			return runner.Clearance{Approved: true, By: ans.By, Scope: string(Once)}, true
+		}
+	}
+	return runner.Clearance{}, false
 }
 
 // eligible drops approvers that cannot answer this request: for an

@@ -220,3 +220,19 @@ func assertAudited(t *testing.T, home config.Home, want string) {
 		t.Errorf("audit log has no event with %s", want)
 	}
 }
+
+func TestYesAnswersBeforeAPersonIsAsked(t *testing.T) {
+	person := &scripted{name: "terminal", person: true, answer: Answer{Approve: false, By: "terminal"}}
+	g, _ := newGate(t, "low", person, Auto{})
+	if c := ask(t, g, "rm -r build", false); !c.Approved || c.By != "--yes" {
+		t.Errorf("clearance %+v", c)
+	}
+	if person.asked.Load() != 0 {
+		t.Error("a person was asked although --yes answers ordinary requests")
+	}
+	// Outside the sandbox --yes never answers: the person is asked.
+	person.answer = Answer{Approve: true, Scope: Once, By: "terminal"}
+	if c := ask(t, g, "true", true); !c.Approved || c.By != "terminal" || person.asked.Load() != 1 {
+		t.Errorf("outside-sandbox with --yes: %+v, asked %d", c, person.asked.Load())
+	}
+}

@@ -23,6 +23,25 @@ type execSpec struct {
 	// terminal, when set, is the person's terminal (opened pollable): the
 	// command runs on a pseudo-terminal attached to it; stdin is ignored.
 	terminal *os.File
+	// attr, when set, is the sandbox backend's for starting its helper;
+	// execute adds the process group (or session) to it.
+	attr *syscall.SysProcAttr
+}
+
+// procAttr is spec's attributes with a new process group, or with a new
+// session on a terminal, keeping the backend's own fields.
+func (spec execSpec) procAttr(session bool) *syscall.SysProcAttr {
+	a := &syscall.SysProcAttr{}
+	if spec.attr != nil {
+		copied := *spec.attr
+		a = &copied
+	}
+	if session {
+		a.Setsid, a.Setctty = true, true
+	} else {
+		a.Setpgid = true
+	}
+	return a
 }
 
 type execResult struct {
@@ -44,7 +63,7 @@ func execute(ctx context.Context, spec execSpec) (execResult, error) {
 	}
 	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
 	cmd.Dir, cmd.Env = spec.dir, spec.env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = spec.procAttr(false)
 	stdin, closeStdin, err := openStdin(spec.stdin)
 	if err != nil {
 		return execResult{}, err

@@ -25,7 +25,7 @@ import (
 func executePTY(ctx context.Context, spec execSpec) (execResult, error) {
 	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
 	cmd.Dir, cmd.Env = spec.dir, spec.env
-	master, err := pty.StartWithAttrs(cmd, windowSize(spec.terminal), &syscall.SysProcAttr{Setsid: true, Setctty: true})
+	master, err := pty.StartWithAttrs(cmd, windowSize(spec.terminal), spec.procAttr(true))
 	if err != nil {
 		return execResult{}, fmt.Errorf("start %s on a pseudo-terminal: %w", spec.argv[0], err)
 	}

@@ -15,7 +15,7 @@ import (
 
 // execute wraps, runs and checks one cleared line.
 func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result) (Result, error) {
-	argv, backend, err := r.argv(req.Line, mode)
+	argv, attr, backend, err := r.argv(req.Line, mode)
 	if err != nil {
 		res.Unavailable, res.Message = true, unavailableMessage(err)
 		r.auditOutcome(req, res)
@@ -33,7 +33,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 	}
 	er, err := execute(ctx, execSpec{
 		argv: argv, dir: r.dir(), env: r.Env, stdin: req.Stdin, out: out,
-		timeout: r.timeout(req), grace: r.Grace, terminal: req.Terminal,
+		timeout: r.timeout(req), grace: r.Grace, terminal: req.Terminal, attr: attr,
 	})
 	file.Close()
 	_ = r.Store.Prune()

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 	"time"
 
 	"github.com/wisp-sh/wisp/audit"
@@ -160,24 +161,28 @@ const noGateMessage = "error: command not approved: running outside the sandbox 
 
 // argv wraps the line for its mode: the sandbox's helper when confined,
 // the plain shell otherwise. A confined run with no sandbox fails closed.
-func (r *Runner) argv(line string, mode Mode) ([]string, string, error) {
+// The attributes, when not nil, are the backend's to start the helper with
+// (a user namespace entered at once instead of by a second helper stage).
+func (r *Runner) argv(line string, mode Mode) ([]string, *syscall.SysProcAttr, string, error) {
 	switch mode {
-	case ModeSandboxOff:
-		return sandbox.Plain(line), "none", nil
+	case ModeSandboxOff, ModeOutside:
+		return sandbox.Plain(line), nil, "none", nil
 	case ModeNested:
-		return sandbox.Plain(line), "nested", nil
-	case ModeOutside:
-		return sandbox.Plain(line), "none", nil
+		return sandbox.Plain(line), nil, "nested", nil
 	}
 	if r.Backend == nil {
 		reason := r.BackendErr
 		if reason == nil {
 			reason = ErrNoSandbox
 		}
-		return nil, "", reason
+		return nil, nil, "", reason
+	}
+	if ac, ok := r.Backend.(sandbox.AttrCommander); ok {
+		argv, attr, err := ac.CommandAttr(r.Spec, line)
+		return argv, attr, r.Backend.Name(), err
 	}
 	argv, err := r.Backend.Command(r.Spec, line)
-	return argv, r.Backend.Name(), err
+	return argv, nil, r.Backend.Name(), err
 }
 
 func (r *Runner) timeout(req Request) time.Duration {
