@@ -92,6 +92,9 @@ func runRespond(ctx context.Context, app *App, opts respondOptions) error {
 // for a typo of it, as cobra would, rather than sent to the model.
 func addBarePrompt(root *cobra.Command, app *App) {
 	var opts respondOptions
+	if root.SuggestionsMinimumDistance <= 0 {
+		root.SuggestionsMinimumDistance = 2
+	}
 	root.Args = func(cmd *cobra.Command, args []string) error {
 		if len(args) > 0 && !strings.ContainsAny(args[0], " \t\n") {
 			if near := cmd.SuggestionsFor(args[0]); len(near) > 0 {

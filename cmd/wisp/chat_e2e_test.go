@@ -1,0 +1,346 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+	"github.com/wisp-sh/wisp/internal/testenv"
+	"github.com/wisp-sh/wisp/model"
+	"github.com/wisp-sh/wisp/model/modeltest"
+	"github.com/wisp-sh/wisp/sandbox"
+)
+
+// ptyChat is a real `wisp chat` on a pseudo-terminal, typed at as a
+// person types: keys in, the screen's bytes out.
+type ptyChat struct {
+	t    *testing.T
+	tty  *os.File
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	out  bytes.Buffer
+	mark int // what expect has read up to
+	done chan struct{}
+}
+
+// needSandbox skips (fails under WISP_REQUIRE_KERNEL=1) without Landlock.
+func needSandbox(t *testing.T) {
+	exe, _ := os.Executable()
+	_, err := sandbox.Detect(exe)
+	testenv.NeedKernel(t, err == nil, "no kernel sandbox here")
+}
+
+// chatWith points the home at srv (nil: a server that is down) and starts
+// wisp chat on a pty. colour keeps NO_COLOR out of its environment.
+func (e *e2e) chatWith(srv *modeltest.Server, colour bool, args ...string) *ptyChat {
+	e.t.Helper()
+	url := "http://127.0.0.1:9/v1" // the discard port: nothing answers
+	if srv != nil {
+		url = srv.URL()
+	}
+	e.wisp("config", "set", "model.baseURL", url)
+	cmd := exec.Command(e.bin, append([]string{"chat"}, args...)...)
+	cmd.Dir = e.project
+	cmd.Env = append(withoutNoColor(os.Environ()), "WISP_HOME="+e.home, "TERM=xterm-256color")
+	if !colour {
+		cmd.Env = append(cmd.Env, "NO_COLOR=1")
+	}
+	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 250})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	c := &ptyChat{t: e.t, tty: tty, cmd: cmd, done: make(chan struct{})}
+	go func() {
+		buf := make([]byte, 4096)
+		for {
+			n, err := tty.Read(buf)
+			c.mu.Lock()
+			c.out.Write(buf[:n])
+			c.mu.Unlock()
+			if err != nil {
+				close(c.done)
+				return
+			}
+		}
+	}()
+	e.t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+		tty.Close()
+	})
+	c.expect("› ")
+	return c
+}
+
+func withoutNoColor(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, "NO_COLOR=") && !strings.HasPrefix(kv, "TERM=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// expect waits for s on the screen after what was already expected. The
+// wait is a guard against a hang, not a timed assertion.
+func (c *ptyChat) expect(s string) {
+	c.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		c.mu.Lock()
+		seen := c.out.String()
+		c.mu.Unlock()
+		if i := strings.Index(seen[c.mark:], s); i >= 0 {
+			c.mark += i + len(s)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	c.t.Fatalf("never saw %q; the screen after what was expected:\n%s", s, c.screen()[c.mark:])
+}
+
+func (c *ptyChat) screen() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.out.String()
+}
+
+func (c *ptyChat) typeLine(s string) {
+	c.t.Helper()
+	if _, err := c.tty.Write([]byte(s + "\r")); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+func (c *ptyChat) key(b byte) {
+	c.t.Helper()
+	if _, err := c.tty.Write([]byte{b}); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
+// exited waits for wisp to end and gives its exit code.
+func (c *ptyChat) exited() int {
+	c.t.Helper()
+	select {
+	case <-c.done:
+	case <-time.After(30 * time.Second):
+		c.t.Fatalf("wisp chat did not end; the screen:\n%s", c.screen())
+	}
+	c.cmd.Wait()
+	return c.cmd.ProcessState.ExitCode()
+}
+
+// toolResults are the tool results the model read in request i.
+func toolResults(srv *modeltest.Server, i int) string {
+	var b strings.Builder
+	for _, m := range srv.Requests()[i].Messages {
+		if m.Role == model.RoleTool {
+			b.WriteString(m.Content + "\n")
+		}
+	}
+	return b.String()
+}
+
+func lastUser(srv *modeltest.Server, i int) string {
+	msgs := srv.Requests()[i].Messages
+	for j := len(msgs) - 1; j >= 0; j-- {
+		if msgs[j].Role == model.RoleUser {
+			return msgs[j].Content
+		}
+	}
+	return ""
+}
+
+func runCall(id, args string) modeltest.ToolCallScript {
+	return modeltest.ToolCallScript{ID: id, Name: "run_command", Arguments: []string{args}}
+}
+
+func jsonArgs(v map[string]any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+func TestChatModelsWriteOutsideIsRefusedAndTheModelIsTold(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	e.wisp("config", "set", "approval.threshold", "high")
+	target := filepath.Join(e.outside, "refused")
+	srv := modeltest.NewServer(t,
+		modeltest.Turn{Text: []string{"Writing it."}, ToolCalls: []modeltest.ToolCallScript{
+			runCall("call_1", jsonArgs(map[string]any{"command": "touch " + target}))}},
+		modeltest.Turn{Text: []string{"The sandbox ", "refused it."}})
+	c := e.chatWith(srv, false)
+	c.typeLine("write the file")
+	c.expect("Writing it.")
+	c.expect("● touch " + target)
+	c.expect("· the sandbox refused writing to " + target)
+	c.expect("The sandbox refused it.")
+	c.expect("› ")
+	if got := toolResults(srv, 1); !strings.Contains(got, "sandbox: refused writing to "+target) {
+		t.Errorf("the refusal line did not reach the model:\n%s", got)
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Error("the confined write outside was made")
+	}
+	c.key(0x04) // Ctrl-D leaves
+	if code := c.exited(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+func TestChatOutsideSandboxApprovedFromAnotherProcess(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t) // approval.outOfBand is on
+	target := filepath.Join(e.outside, "made")
+	srv := modeltest.NewServer(t,
+		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{
+			runCall("call_1", jsonArgs(map[string]any{"command": "touch " + target, "outsideSandbox": true}))}},
+		modeltest.Turn{Text: []string{"Made it."}})
+	c := e.chatWith(srv, false)
+	c.typeLine("make the file")
+	c.expect("⚠ approve OUTSIDE the sandbox")
+	c.expect("[y]once [n]o  (never remembered: this run only)")
+	req := e.waitPending(1)[0]
+	if !req.OutsideSandbox || req.Command != "touch "+target {
+		t.Fatalf("filed %+v", req)
+	}
+	e.wisp("approvals", "approve", req.ID)
+	c.expect("· answered elsewhere")
+	c.expect("run touch " + target + " OUTSIDE THE SANDBOX, this once, in " + e.project)
+	c.expect("Made it.")
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("the approved run outside did not write: %v", err)
+	}
+	if got := toolResults(srv, 1); !strings.Contains(got, "sandbox: ran outside the sandbox, as the person approved, this once") {
+		t.Errorf("the model read:\n%s", got)
+	}
+}
+
+func TestChatTypedCommandsInAndOutsideTheSandbox(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	target := filepath.Join(e.outside, "typed")
+	srv := modeltest.NewServer(t, modeltest.Turn{Text: []string{"Noted."}})
+	c := e.chatWith(srv, true)
+	c.typeLine("!touch " + target)
+	c.expect("the sandbox refused writing to " + target)
+	c.expect("› ")
+	if _, err := os.Stat(target); err == nil {
+		t.Fatal("a write outside was made after a single !")
+	}
+	c.typeLine("!!touch " + target)
+	// The danger colour, before the command starts; the marks in outside's.
+	c.expect("\x1b[38;2;210;112;104m!!\x1b[0m")
+	c.expect("\x1b[1;38;2;255;107;107m! running OUTSIDE the sandbox, as you typed it: it may write anywhere you can")
+	c.expect("› ")
+	if _, err := os.Stat(target); err != nil {
+		t.Fatalf("the write outside was not made after !!: %v", err)
+	}
+	c.typeLine("!!")
+	c.expect("· nothing to run")
+	c.typeLine("what did I do?")
+	c.expect("Noted.")
+	told := lastUser(srv, 0)
+	for _, want := range []string{"themselves, in the sandbox,", "themselves, outside the sandbox,", "$ touch " + target} {
+		if !strings.Contains(told, want) {
+			t.Errorf("the model's notice lacks %q:\n%s", want, told)
+		}
+	}
+	logs := e.wisp("logs", "--json", "--event", "command.typed")
+	if strings.Count(logs, "\n") != 2 || !strings.Contains(logs, `"outsideSandbox":true`) {
+		t.Errorf("command.typed:\n%s", logs)
+	}
+}
+
+func TestChatCtrlCStopsACommandAndTheModel(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	srv := modeltest.NewServer(t,
+		modeltest.Turn{Text: []string{"Thinking it over"}, Hang: true},
+		modeltest.Turn{Text: []string{"Back again."}})
+	c := e.chatWith(srv, false)
+	// Quotes keep the words of the output out of the echoed line.
+	c.typeLine(`!echo "sta"rted; sleep 31.5; echo "fini"shed`)
+	c.expect("started")
+	c.key(0x03)
+	c.expect("· exit status 130 (interrupt)")
+	c.expect("› ")
+	if strings.Contains(c.screen(), "finished") {
+		t.Error("the command went on after Ctrl-C")
+	}
+	if pids := processesWith("sleep 31.5"); len(pids) > 0 {
+		t.Errorf("the command's processes outlived Ctrl-C: %v", pids)
+	}
+	c.typeLine("think")
+	c.expect("Thinking it over")
+	c.key(0x03)
+	c.expect("· stopped")
+	c.expect("› ")
+	c.typeLine("hello")
+	c.expect("Back again.")
+	c.expect("› ")
+	c.key(0x03) // at an empty prompt: leave
+	if code := c.exited(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+
+	// The thread continues: the model reads the conversation so far.
+	srv.Append(modeltest.Turn{Text: []string{"Still here."}})
+	again := e.chatWith(srv, false, "--resume")
+	if !strings.Contains(again.screen(), "resumed thread") {
+		t.Errorf("no word of the resumed thread:\n%s", again.screen())
+	}
+	again.typeLine("and now?")
+	again.expect("Still here.")
+	var said []string
+	for _, m := range srv.Requests()[2].Messages {
+		said = append(said, m.Role+": "+m.Content)
+	}
+	for _, want := range []string{"\n\nthink\nassistant: Thinking it over", "user: hello", "assistant: Back again.", "user: and now?"} {
+		if !strings.Contains(strings.Join(said, "\n"), want) {
+			t.Errorf("the resumed conversation lacks %q:\n%s", want, strings.Join(said, "\n"))
+		}
+	}
+}
+
+func TestChatWithoutAModelStillRunsTypedCommands(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	c := e.chatWith(nil, false)
+	if !strings.Contains(c.screen(), "the model cannot be reached") {
+		t.Errorf("no word of the model:\n%s", c.screen())
+	}
+	c.typeLine("hello")
+	c.expect("wisp: error: the model server at http://127.0.0.1:9/v1 is not answering")
+	c.typeLine(`!echo "typed"-ok`)
+	c.expect("typed-ok")
+	c.expect("› ")
+	c.typeLine("/help")
+	c.expect("!!COMMAND")
+	c.typeLine("/quit")
+	if code := c.exited(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
+
+// processesWith lists the pids whose command line contains s.
+func processesWith(s string) []string {
+	var out []string
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		data, err := os.ReadFile(filepath.Join(d, "cmdline"))
+		if err == nil && strings.Contains(strings.ReplaceAll(string(data), "\x00", " "), s) {
+			out = append(out, filepath.Base(d))
+		}
+	}
+	return out
+}
