@@ -344,3 +344,38 @@ func processesWith(s string) []string {
 	}
 	return out
 }
+
+func TestChatLineEditingAndHistory(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	srv := modeltest.NewServer(t) // no turn: a line that reached the model would fail the test
+	c := e.chatWith(srv, false)
+	c.typeLine(`!echo "fir"st`)
+	c.expect("first")
+	c.expect("› ")
+	c.typeLine("\x1b[A") // up: the line again
+	c.expect("first")
+	c.expect("› ")
+	c.tty.Write([]byte("never sent"))
+	c.expect("never sent")
+	c.key(0x03) // Ctrl-C over a line drops it, as a shell does
+	c.expect("^C")
+	c.expect("› ")
+	c.tty.Write([]byte("!echo x\x01\x1b[C\x1b[C\x1b[C\x1b[C\x1b[C\x1b[C\"ed\"its \r")) // Ctrl-A, right ×6, insert
+	c.expect("edits x")
+	c.expect("› ")
+	c.key(0x04)
+	if code := c.exited(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	if len(srv.Requests()) != 0 {
+		t.Errorf("a line reached the model: %+v", srv.Requests())
+	}
+	data, _ := os.ReadFile(filepath.Join(e.home, "history"))
+	if got := string(data); got != "!echo \"fir\"st\n!echo \"ed\"its x\n" {
+		t.Errorf("history file %q", got)
+	}
+	if info, err := os.Stat(filepath.Join(e.home, "history")); err != nil || info.Mode().Perm() != 0o600 {
+		t.Errorf("history file %v %v, want 0600", info, err)
+	}
+}
