@@ -29,15 +29,21 @@ type report struct {
 
 // check loads patterns for target and type-checks those that use cgo:
 // those whose files import "C", and those that depend on such a package
-// outside the standard library (go vet cannot build either kind here).
+// outside the standard library (go vet cannot build either kind here). A
+// package with tests is checked as its test variant, which holds the same
+// files and its _test.go files.
 func check(dir string, target platform, patterns []string) (report, error) {
 	roots, err := load(dir, target, patterns)
 	if err != nil {
 		return report{}, err
 	}
 	c := newChecker(dir, target)
+	listed := map[string]bool{}
 	for _, pkg := range roots {
-		if c.usesCgo(pkg) {
+		listed[pkg.ID] = true
+	}
+	for _, pkg := range roots {
+		if c.usesCgo(pkg) && !listed[testVariantOf(pkg)] {
 			c.targets[pkg.ID] = true
 		}
 	}
@@ -45,7 +51,7 @@ func check(dir string, target platform, patterns []string) (report, error) {
 	for _, pkg := range roots {
 		if c.targets[pkg.ID] {
 			c.typeCheck(pkg)
-			r.checked = append(r.checked, pkg.PkgPath)
+			r.checked = append(r.checked, pkg.ID)
 		}
 	}
 	r.problems = c.problems
@@ -53,26 +59,51 @@ func check(dir string, target platform, patterns []string) (report, error) {
 }
 
 // load lists the packages as the go command would build them for target
-// with cgo on. It asks only for file lists and imports: anything more
+// with cgo on, and for the main module's, their tests ("pkg [pkg.test]" and
+// "pkg_test [pkg.test]" besides pkg). It asks only for file lists and imports: anything more
 // (compiled files, types) would make `go list` run cgo, which needs a
 // darwin C toolchain this machine does not have.
 func load(dir string, target platform, patterns []string) ([]*packages.Package, error) {
 	cfg := &packages.Config{
 		Mode: packages.NeedName | packages.NeedFiles | packages.NeedImports |
 			packages.NeedDeps | packages.NeedModule,
-		Dir: dir,
-		Env: append(os.Environ(), "GOOS="+target.goos, "GOARCH="+target.goarch, "CGO_ENABLED=1"),
+		Dir:   dir,
+		Env:   append(os.Environ(), "GOOS="+target.goos, "GOARCH="+target.goarch, "CGO_ENABLED=1"),
+		Tests: true,
 	}
-	roots, err := packages.Load(cfg, patterns...)
+	listed, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("listing %s for %s: %w", strings.Join(patterns, " "), target, err)
 	}
-	for _, pkg := range roots {
+	var roots []*packages.Package
+	for _, pkg := range listed {
 		if err := unloadable(pkg); err != nil {
 			return nil, fmt.Errorf("loading %s for %s: %w", pkg.PkgPath, target, err)
 		}
+		if !isTestMain(pkg) && (pkg.ID == pkg.PkgPath || inMainModule(pkg)) {
+			roots = append(roots, pkg)
+		}
 	}
 	return roots, nil
+}
+
+// testVariantOf is the ID go/packages gives pkg compiled for its tests, or
+// "" when pkg is such a variant already.
+func testVariantOf(pkg *packages.Package) string {
+	if pkg.ID != pkg.PkgPath {
+		return ""
+	}
+	return pkg.PkgPath + " [" + pkg.PkgPath + ".test]"
+}
+
+func inMainModule(pkg *packages.Package) bool {
+	return pkg.Module != nil && pkg.Module.Main
+}
+
+// isTestMain reports the go command's generated main of a test binary,
+// whose source lives in its cache and holds nothing of ours.
+func isTestMain(pkg *packages.Package) bool {
+	return pkg.Name == "main" && strings.HasSuffix(pkg.ID, ".test")
 }
 
 // unloadable reports a root that the go command could not find at all. A
@@ -99,33 +130,40 @@ type checker struct {
 	parsed   map[string][]*ast.File
 	done     map[string]*types.Package
 	problems []string
+	reported map[string]bool // problems, each once: a package and its test variant share files
 }
 
 func newChecker(dir string, target platform) *checker {
 	return &checker{
-		dir:     dir,
-		target:  target,
-		fset:    token.NewFileSet(),
-		targets: map[string]bool{},
-		cgo:     map[string]bool{},
-		parsed:  map[string][]*ast.File{},
-		done:    map[string]*types.Package{},
+		dir:      dir,
+		target:   target,
+		fset:     token.NewFileSet(),
+		targets:  map[string]bool{},
+		cgo:      map[string]bool{},
+		parsed:   map[string][]*ast.File{},
+		done:     map[string]*types.Package{},
+		reported: map[string]bool{},
 	}
 }
 
-// usesCgo reports whether pkg, or a package outside the standard library
-// that it depends on, has a file that imports "C" for the target. (The
-// standard library's cgo is runtime/cgo, which no source imports.)
+// report records a problem unless it was recorded already.
+func (c *checker) report(problem string) {
+	if !c.reported[problem] {
+		c.reported[problem] = true
+		c.problems = append(c.problems, problem)
+	}
+}
+
+// usesCgo reports whether pkg, or a package it depends on, has a file that
+// imports "C" for the target. (The standard library's own cgo, runtime/cgo,
+// comes in through the go command, never through an import.)
 func (c *checker) usesCgo(pkg *packages.Package) bool {
 	if uses, ok := c.cgo[pkg.ID]; ok {
 		return uses
 	}
-	uses := false
-	if pkg.Module != nil {
-		uses = c.importsC(pkg)
-		for _, dep := range pkg.Imports {
-			uses = c.usesCgo(dep) || uses
-		}
+	uses := c.importsC(pkg)
+	for _, dep := range pkg.Imports {
+		uses = c.usesCgo(dep) || uses
 	}
 	c.cgo[pkg.ID] = uses
 	return uses
@@ -158,7 +196,7 @@ func (c *checker) typeCheck(pkg *packages.Package) *types.Package {
 		return done
 	}
 	for _, err := range pkg.Errors {
-		c.problems = append(c.problems, err.Error())
+		c.report(err.Error())
 	}
 	files := c.files(pkg)
 	var info *types.Info
@@ -169,7 +207,9 @@ func (c *checker) typeCheck(pkg *packages.Package) *types.Package {
 	if info != nil && retypeCValues(files, info) {
 		checked, problems = c.checkFiles(pkg, files, nil)
 	}
-	c.problems = append(c.problems, problems...)
+	for _, problem := range problems {
+		c.report(problem)
+	}
 	c.done[pkg.ID] = checked
 	return checked
 }
@@ -229,7 +269,7 @@ func (c *checker) files(pkg *packages.Package) []*ast.File {
 	for _, name := range pkg.GoFiles {
 		file, err := parser.ParseFile(c.fset, name, nil, parser.ParseComments|parser.SkipObjectResolution)
 		if err != nil {
-			c.problems = append(c.problems, c.relative(err.Error()))
+			c.report(c.relative(err.Error()))
 		}
 		if file != nil {
 			files = append(files, file)

@@ -26,7 +26,7 @@ func TestCgoCodeThatTypeChecksPasses(t *testing.T) {
 		t.Fatalf("exit %d, want 0: testdata/good type-checks", code)
 	}
 	for _, arch := range []string{"arm64", "amd64"} {
-		for _, pkg := range []string{"example.com/good", "example.com/good/app"} {
+		for _, pkg := range []string{"example.com/good [example.com/good.test]", "example.com/good/app", "example.com/good/app_test [example.com/good/app.test]"} {
 			want := fmt.Sprintf("ok  %s (darwin/%s, cgo faked)", pkg, arch)
 			if !strings.Contains(stdout, want) {
 				t.Errorf("stdout lacks %q", want)
@@ -36,11 +36,11 @@ func TestCgoCodeThatTypeChecksPasses(t *testing.T) {
 }
 
 // TestTypeErrorInDarwinCgoFileFails checks that each line of testdata/bad
-// marked "want: type error" is reported by file and line, and nothing else
-// is: in the cgo file, and in a package that only depends on it.
+// marked "want: type error" is reported by file and line, once, and nothing
+// else is: in the cgo file, its test, and a package that only depends on it.
 func TestTypeErrorInDarwinCgoFileFails(t *testing.T) {
 	var want []string
-	for _, file := range []string{"tray_darwin.go", "app/app.go"} {
+	for _, file := range []string{"tray_darwin.go", "tray_darwin_test.go", "app/app.go"} {
 		for _, line := range markedLines(t, "testdata/bad/"+file, "// want: type error") {
 			want = append(want, fmt.Sprintf("%s:%d:", file, line))
 		}
