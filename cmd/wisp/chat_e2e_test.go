@@ -266,7 +266,8 @@ func TestChatCtrlCStopsACommandAndTheModel(t *testing.T) {
 	e := newE2E(t)
 	srv := modeltest.NewServer(t,
 		modeltest.Turn{Text: []string{"Thinking it over"}, Hang: true},
-		modeltest.Turn{Text: []string{"Back again."}})
+		modeltest.Turn{Text: []string{"Back again."}},
+		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{runCall("call_1", `{"command":"sleep 32.5"}`)}})
 	c := e.chatWith(srv, false)
 	// Quotes keep the words of the output out of the echoed line.
 	c.typeLine(`!echo "sta"rted; sleep 31.5; echo "fini"shed`)
@@ -288,6 +289,16 @@ func TestChatCtrlCStopsACommandAndTheModel(t *testing.T) {
 	c.typeLine("hello")
 	c.expect("Back again.")
 	c.expect("› ")
+	// The model's command: Ctrl-C is wisp's signal, which ends the
+	// command's process group and the turn.
+	c.typeLine("wait a while")
+	c.expect("● sleep 32.5")
+	c.key(0x03)
+	c.expect("· stopped: the command and its processes were ended")
+	c.expect("› ")
+	if pids := processesWith("sleep 32.5"); len(pids) > 0 {
+		t.Errorf("the model's command outlived Ctrl-C: %v", pids)
+	}
 	c.key(0x03) // at an empty prompt: leave
 	if code := c.exited(); code != 0 {
 		t.Errorf("exit %d", code)
@@ -302,13 +313,16 @@ func TestChatCtrlCStopsACommandAndTheModel(t *testing.T) {
 	again.typeLine("and now?")
 	again.expect("Still here.")
 	var said []string
-	for _, m := range srv.Requests()[2].Messages {
+	for _, m := range srv.Requests()[3].Messages {
 		said = append(said, m.Role+": "+m.Content)
 	}
 	for _, want := range []string{"\n\nthink\nassistant: Thinking it over", "user: hello", "assistant: Back again.", "user: and now?"} {
 		if !strings.Contains(strings.Join(said, "\n"), want) {
 			t.Errorf("the resumed conversation lacks %q:\n%s", want, strings.Join(said, "\n"))
 		}
+	}
+	if got := toolResults(srv, 3); !strings.Contains(got, "[stopped: the command and its processes were ended]") {
+		t.Errorf("the stopped command's result is not in the thread: %q", got)
 	}
 }
 
