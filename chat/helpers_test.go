@@ -61,7 +61,7 @@ type world struct {
 	face *recorder
 }
 
-func newWorld(t *testing.T, mutate func(*config.Config)) *world {
+func newWorld(t testing.TB, mutate func(*config.Config)) *world {
 	t.Helper()
 	cfg := config.Default()
 	if mutate != nil {
@@ -82,7 +82,7 @@ func newWorld(t *testing.T, mutate func(*config.Config)) *world {
 func sandboxOff(c *config.Config) { c.CommandPolicy.Sandbox.Enabled = false }
 
 // agent talks to srv (nil: no model) and records to a thread in the home.
-func (w *world) agent(t *testing.T, srv *modeltest.Server) (*Agent, *Thread) {
+func (w *world) agent(t testing.TB, srv *modeltest.Server) (*Agent, *Thread) {
 	t.Helper()
 	th, err := CreateThread(w.home.ThreadsDir(), time.Now, Record{Dir: w.tb.Runner.Dir, Face: "test"})
 	if err != nil {

@@ -101,6 +101,12 @@ func (e *Editor) ReadLine(ctx context.Context) (string, error) {
 	return line, nil
 }
 
+// Close closes the terminal and the history file.
+func (e *Editor) Close() error {
+	e.history.Close()
+	return e.tty.Close()
+}
+
 // Mark redraws the line just read with its prompt and its marks in a
 // colour: the plain chat's marker for a line run in or outside the
 // sandbox (0064 amendment item 5). The terminal is out of raw mode by now.

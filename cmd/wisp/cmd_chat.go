@@ -112,11 +112,10 @@ func runChatTerminal(ctx context.Context, app *App, s *session, opts chatOptions
 		approvers = append(approvers, chat.FreshKeys{Terminal: t})
 	}
 	s.wireGate(gateOptions{face: pending.FaceChat, yes: opts.yes, extra: approvers})
-	lines, closeLines, err := chatLines(app, s, tty)
-	if err != nil {
-		return err
+	lines := chatLines(app, s, tty, face)
+	if ed, ok := lines.(*chat.Editor); ok {
+		defer ed.Close()
 	}
-	defer closeLines()
 	conv, err := openConversation(ctx, app, s, face, convOptions{face: "chat", chat: opts, terminal: tty, check: true})
 	if err != nil {
 		return err
@@ -143,16 +142,17 @@ func openTTY(app *App) *os.File {
 	return f
 }
 
-func chatLines(app *App, s *session, tty *os.File) (chat.LineReader, func(), error) {
+func chatLines(app *App, s *session, tty *os.File, face chat.Face) chat.LineReader {
 	if tty == nil {
-		return chat.NewPlainLines(app.Stdin), func() {}, nil
+		return chat.NewPlainLines(app.Stdin)
 	}
 	hist, err := chat.OpenHistory(filepath.Join(s.home.Dir, "history"))
 	if err != nil {
-		tty.Close()
-		return nil, nil, err
+		// Recall within this session still works; only the file is lost.
+		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: "· no saved history: " + err.Error()})
+		hist = &chat.History{}
 	}
-	return chat.NewEditor(tty, "› ", hist), func() { hist.Close(); tty.Close() }, nil
+	return chat.NewEditor(tty, "› ", hist)
 }
 
 func runChatJSON(ctx context.Context, app *App, s *session, opts chatOptions) error {
