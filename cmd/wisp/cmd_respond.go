@@ -92,6 +92,7 @@ func runRespond(ctx context.Context, app *App, opts respondOptions) error {
 // for a typo of it, as cobra would, rather than sent to the model.
 func addBarePrompt(root *cobra.Command, app *App) {
 	var opts respondOptions
+	root.Use = `wisp ["PROMPT"]`
 	if root.SuggestionsMinimumDistance <= 0 {
 		root.SuggestionsMinimumDistance = 2
 	}
