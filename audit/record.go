@@ -112,7 +112,7 @@ func peekHeader(line []byte) (t time.Time, event string, ok bool) {
 	if !ok {
 		return t, "", false
 	}
-	stamp, rest, ok := bytes.Cut(rest, quote)
+	stamp, rest, _ := bytes.Cut(rest, quote)
 	if rest, ok = bytes.CutPrefix(rest, eventKey); !ok {
 		return t, "", false
 	}

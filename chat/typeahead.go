@@ -2,15 +2,10 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"os"
 
 	"github.com/wisp-sh/wisp/approval"
 )
-
-// errFlushUnsupported is what dropping type-ahead returns on a system
-// wisp has no call for.
-var errFlushUnsupported = errors.New("dropping what was typed ahead is not supported on this system")
 
 // FreshKeys asks on the terminal only with what is typed after the
 // question shows: keys typed ahead while the model worked ("yes please"

@@ -33,7 +33,10 @@ func startTimeFromStat(stat []byte) (string, error) {
 		return "", fmt.Errorf("read a process's start time: /proc stat line %q has no command name", stat)
 	}
 	fields := bytes.Fields(stat[end+1:])
-	const state, start = 3 - 3, 22 - 3
+	// Fields are numbered from 1 in proc(5); these are counted after the
+	// command name, field 2.
+	const afterName = 3
+	const state, start = 3 - afterName, 22 - afterName
 	if len(fields) <= start {
 		return "", fmt.Errorf("read a process's start time: /proc stat line %q is too short", stat)
 	}

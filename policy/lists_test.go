@@ -147,9 +147,7 @@ func TestDefaultRulesAreDescribed(t *testing.T) {
 func TestCheckConcurrently(t *testing.T) {
 	p := defaultPolicy(t)
 	lines := append([]string{}, allowedByDefault...)
-	for _, l := range deniedByDefault["sudo"] {
-		lines = append(lines, l)
-	}
+	lines = append(lines, deniedByDefault["sudo"]...)
 	want := make([]Decision, len(lines))
 	for i, l := range lines {
 		want[i] = p.Check(l)
