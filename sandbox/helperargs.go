@@ -74,7 +74,7 @@ func (h helperArgs) encode() []string {
 }
 
 var errHelperUsage = errors.New("usage: wisp " + HelperCommand +
-	" [--root DIR]... [--protect PATH]... [--no-network] [--ns mount|user|none] -- /ABSOLUTE/PROGRAM [ARG]…")
+	" [--root DIR]... [--protect PATH]... [--no-network] [--ns mount|user|none] -- /ABSOLUTE/PROGRAM [ARGS]")
 
 // parseHelperArgs reads the helper's flags (the words after HelperCommand).
 func parseHelperArgs(args []string) (helperArgs, error) {
