@@ -19,7 +19,7 @@ const HelpText = `Type a message for the model, or one of:
   /help         this help
   /quit         leave (Ctrl-D, or Ctrl-C at an empty prompt, leaves too)
 Ctrl-C stops the model's answer or a running command. Up and down recall earlier lines.
-Typed commands read nothing from the terminal: run interactive programs in another one.`
+On a terminal, typed commands get the terminal: editors, pagers and prompts work.`
 
 // Approvals is what /approvals reads and answers: requests filed out of
 // band by any wisp (another chat, a respond, wisp mcp), and the held
