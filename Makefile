@@ -17,7 +17,7 @@ BAR_CGO    := $(if $(filter darwin,$(HOST_GOOS)),1,0)
 HAVE_BAR   := $(wildcard cmd/wisp-bar/*.go)
 BINARIES   := bin/wisp $(if $(HAVE_BAR),bin/wisp-bar)
 
-.PHONY: all build install test check fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
+.PHONY: all build install test check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
 
 all: build
 
@@ -37,8 +37,15 @@ install: build
 test:
 	$(GO) test -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
 
-# Everything a change must pass, cheapest first.
-check: fmt-check vet vet-darwin darwincheck staticcheck test
+# Everything a change must pass. The static checks run two at a time: each
+# go command spends a long stretch on one core compiling one big package
+# (openai-go) for its platform, and two such stretches overlap well on two
+# cores. The tests run alone, so nothing else competes with their processes.
+check: fmt-check
+	$(MAKE) --no-print-directory -j2 --output-sync=target lint
+	$(MAKE) --no-print-directory test
+
+lint: vet vet-darwin darwincheck staticcheck
 
 # Go files outside testdata/ (fixtures may be malformed on purpose).
 GOFILES = $(shell find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -not -path '*/node_modules/*')
