@@ -2,6 +2,7 @@ package audit
 
 import (
 	"fmt"
+	"github.com/wisp-sh/wisp/internal/suggest"
 	"slices"
 	"strings"
 )
@@ -29,19 +30,12 @@ func CheckEventName(name string) error {
 	return &UnknownEventError{Name: name, Closest: closest(name, EventNames)}
 }
 
-// closest returns the candidate nearest to name by edit distance, case
-// folded, when it is near enough to be a typo, or the one candidate that
-// name is a part of (decided for decision).
+// closest is suggest.Closest, or else the one candidate that name is a
+// part of (decided for decision).
 func closest(name string, candidates []string) string {
-	lower := strings.ToLower(name)
-	best, bestDist := "", len(name)/2+2
-	for _, c := range candidates {
-		if d := editDistance(lower, strings.ToLower(c)); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	if best == "" && lower != "" {
-		best = onlyContaining(lower, candidates)
+	best := suggest.Closest(name, candidates)
+	if best == "" && name != "" {
+		best = onlyContaining(strings.ToLower(name), candidates)
 	}
 	return best
 }
@@ -57,25 +51,4 @@ func onlyContaining(part string, candidates []string) string {
 		}
 	}
 	return found
-}
-
-// editDistance is the Levenshtein distance between a and b in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/wisp-sh/wisp/internal/suggest"
 	"regexp"
 	"slices"
 	"sort"
@@ -143,7 +144,7 @@ func (f *field) checkList(key string, v any) []string {
 
 func unknownKey(key, name string, known map[string]*field) string {
 	msg := fmt.Sprintf("%s is not a known key", key)
-	if best := closest(name, sortedKeys(known)); best != "" {
+	if best := suggest.Closest(name, sortedKeys(known)); best != "" {
 		msg += fmt.Sprintf(" (did you mean %s?)", join(parentOf(key), best))
 	}
 	return msg
@@ -188,36 +189,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// closest returns the candidate nearest to name by edit distance, case
-// folded, when it is near enough to be a likely typo.
-func closest(name string, candidates []string) string {
-	best, bestDist := "", len(name)/2+2
-	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -36,8 +36,8 @@ type Rule struct {
 // pending) never reaching for HTTP. runner and approval answer only to the
 // rule for all.
 var Rules = []Rule{
-	{Package: Module + "/config", Forbidden: []string{"net/http"}, OnlyWisp: []string{}},
-	{Package: Module + "/audit", Forbidden: []string{"net/http"}, OnlyWisp: own("config")},
+	{Package: Module + "/config", Forbidden: []string{"net/http"}, OnlyWisp: own("internal/suggest")},
+	{Package: Module + "/audit", Forbidden: []string{"net/http"}, OnlyWisp: own("config", "internal/suggest")},
 	{Package: Module + "/policy", Forbidden: []string{"net/http"}},
 	{Package: Module + "/sandbox", Forbidden: []string{"net/http"}},
 	{Package: Module + "/pending", Forbidden: []string{"net/http"}},
