@@ -17,7 +17,7 @@ BAR_CGO    := $(if $(filter darwin,$(HOST_GOOS)),1,0)
 HAVE_BAR   := $(wildcard cmd/wisp-bar/*.go)
 BINARIES   := bin/wisp $(if $(HAVE_BAR),bin/wisp-bar)
 
-.PHONY: all build install test check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
+.PHONY: all build install test test-race check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
 
 all: build
 
@@ -36,6 +36,12 @@ install: build
 
 test:
 	$(GO) test -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
+
+# The tests under the race detector: not part of check, which must fit in
+# CI's minutes on two cores (a cold race build of everything alone takes
+# minutes more); run it on a change to concurrent code.
+test-race:
+	$(GO) test -race -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
 
 # Everything a change must pass. The static checks run two at a time: each
 # go command spends a long stretch on one core compiling one big package
