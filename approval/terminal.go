@@ -2,15 +2,14 @@ package approval
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"github.com/wisp-sh/wisp/internal/tty"
 	"io"
 	"os"
 	"strings"
 	"sync"
 	"time"
 
-	"golang.org/x/term"
 )
 
 // Terminal asks on the controlling terminal: a dialog and one key.
@@ -41,7 +40,7 @@ var keys = map[byte]Scope{'y': Once, 's': Session, 'p': Project, 'a': Always}
 func (t *Terminal) Ask(ctx context.Context, req Request) (Answer, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if restore, err := rawMode(t.TTY); err == nil {
+	if restore, err := tty.Raw(t.TTY); err == nil {
 		defer restore()
 	}
 	io.WriteString(t.TTY, strings.ReplaceAll(Dialog(req), "\n", "\r\n"))
@@ -120,21 +119,4 @@ func scopeMenu(scopes []Scope) string {
 		parts = append(parts, labels[s])
 	}
 	return strings.Join(append(parts, "[n]o"), " ")
-}
-
-// rawMode puts the terminal in raw mode for one key. It reaches the fd
-// through SyscallConn, because File.Fd would make the file blocking and a
-// withdrawn question could then never stop reading.
-func rawMode(f *os.File) (func(), error) {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return nil, err
-	}
-	var old *term.State
-	var rawErr error
-	err = rc.Control(func(fd uintptr) { old, rawErr = term.MakeRaw(int(fd)) })
-	if err != nil || rawErr != nil {
-		return nil, errors.Join(err, rawErr)
-	}
-	return func() { rc.Control(func(fd uintptr) { term.Restore(int(fd), old) }) }, nil
 }

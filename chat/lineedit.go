@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wisp-sh/wisp/internal/tty"
 	"io"
 	"os"
 	"strings"
@@ -68,7 +69,7 @@ func (e *Editor) reset() {
 // empty line, ErrInterrupted for Ctrl-C over a line, and ctx's error when
 // ctx ends first.
 func (e *Editor) ReadLine(ctx context.Context) (string, error) {
-	restore, err := rawMode(e.tty)
+	restore, err := tty.Raw(e.tty)
 	if err != nil {
 		return "", err
 	}
@@ -76,7 +77,7 @@ func (e *Editor) ReadLine(ctx context.Context) (string, error) {
 	stop := context.AfterFunc(ctx, func() { e.tty.SetReadDeadline(time.Now()) })
 	defer stop()
 	defer e.tty.SetReadDeadline(time.Time{})
-	if w, h, err := termSize(e.tty); err == nil {
+	if w, h, err := tty.Size(e.tty); err == nil {
 		e.t.SetSize(w, h)
 	}
 	line, err := e.t.ReadLine()
@@ -112,7 +113,7 @@ func (e *Editor) Close() error {
 // sandbox (0064 amendment item 5). The terminal is out of raw mode by now.
 func (e *Editor) Mark(line, marks, sgr string) {
 	width := 80
-	if w, _, err := termSize(e.tty); err == nil && w > 0 {
+	if w, _, err := tty.Size(e.tty); err == nil && w > 0 {
 		width = w
 	}
 	rows := (utf8.RuneCountInString(e.prompt)+utf8.RuneCountInString(line)-1)/width + 1
@@ -162,34 +163,4 @@ func (c *interruptReader) fill(size int) {
 		return
 	}
 	c.queue = buf[:n]
-}
-
-// rawMode puts the terminal in raw mode through the file's SyscallConn,
-// because File.Fd would make it blocking and a read could not be stopped.
-func rawMode(f *os.File) (func(), error) {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return nil, err
-	}
-	var old *term.State
-	var rawErr error
-	if err := rc.Control(func(fd uintptr) { old, rawErr = term.MakeRaw(int(fd)) }); err != nil {
-		return nil, err
-	}
-	if rawErr != nil {
-		return nil, rawErr
-	}
-	return func() { rc.Control(func(fd uintptr) { term.Restore(int(fd), old) }) }, nil
-}
-
-func termSize(f *os.File) (w, h int, err error) {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return 0, 0, err
-	}
-	var sizeErr error
-	if err := rc.Control(func(fd uintptr) { w, h, sizeErr = term.GetSize(int(fd)) }); err != nil {
-		return 0, 0, err
-	}
-	return w, h, sizeErr
 }

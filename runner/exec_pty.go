@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/wisp-sh/wisp/internal/tty"
 	"io"
 	"os"
 	"os/exec"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
-	"golang.org/x/term"
 )
 
 // executePTY runs a person's command on a pseudo-terminal between it and
@@ -44,17 +44,9 @@ func executePTY(ctx context.Context, spec execSpec) (execResult, error) {
 	return res, nil
 }
 
-// control runs fn on f's descriptor without File.Fd, which would make the
-// file blocking and leave forwardInput unable to stop reading.
-func control(f *os.File, fn func(fd int)) {
-	if rc, err := f.SyscallConn(); err == nil {
-		rc.Control(func(fd uintptr) { fn(int(fd)) })
-	}
-}
-
 func windowSize(t *os.File) *pty.Winsize {
 	var ws *pty.Winsize
-	control(t, func(fd int) {
+	tty.Control(t, func(fd int) {
 		if w, err := unix.IoctlGetWinsize(fd, unix.TIOCGWINSZ); err == nil {
 			ws = &pty.Winsize{Rows: w.Row, Cols: w.Col, X: w.Xpixel, Y: w.Ypixel}
 		}
@@ -65,13 +57,11 @@ func windowSize(t *os.File) *pty.Winsize {
 // rawMode hands every key to the command's terminal, which does its own
 // line editing and signals; the returned function restores the person's.
 func rawMode(t *os.File) func() {
-	var old *term.State
-	control(t, func(fd int) { old, _ = term.MakeRaw(fd) })
-	return func() {
-		if old != nil {
-			control(t, func(fd int) { term.Restore(fd, old) })
-		}
+	restore, err := tty.Raw(t)
+	if err != nil {
+		return func() {}
 	}
+	return restore
 }
 
 func forwardResizes(t, master *os.File) func() {
