@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
 )
 
 // Terminal asks on the controlling terminal: a dialog and one key.
