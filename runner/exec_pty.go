@@ -25,12 +25,15 @@ import (
 func executePTY(ctx context.Context, spec execSpec) (execResult, error) {
 	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
 	cmd.Dir, cmd.Env = spec.dir, spec.env
+	// Raw before the command starts: a Ctrl-C typed the moment it prints
+	// must reach it as a key, not be taken by the person's terminal.
+	restore := rawMode(spec.terminal)
 	master, err := pty.StartWithAttrs(cmd, windowSize(spec.terminal), spec.procAttr(true))
 	if err != nil {
+		restore()
 		return execResult{}, fmt.Errorf("start %s on a pseudo-terminal: %w", spec.argv[0], err)
 	}
 	start := time.Now()
-	restore := rawMode(spec.terminal)
 	stopResize := forwardResizes(spec.terminal, master)
 	stopInput := forwardInput(spec.terminal, master)
 	copied := make(chan struct{})

@@ -307,10 +307,11 @@ func assertAudit(t *testing.T, home config.Home, fragments ...string) {
 	t.Errorf("no audit line holds all of %q", fragments)
 }
 
-// isGoTestTemp tells go test's own temporary folders (other packages'
-// tests run at the same time) from anything a run left behind.
+// isGoTestTemp tells the toolchain's and go test's own temporary files
+// (other packages build and test at the same time) from anything a run
+// left behind.
 func isGoTestTemp(name string) bool {
-	for _, p := range []string{"go-build", "Test", "Benchmark", "Fuzz", "Example"} {
+	for _, p := range []string{"go-build", "go-link-", "cc", "Test", "Benchmark", "Fuzz", "Example"} {
 		if strings.HasPrefix(name, p) {
 			return true
 		}

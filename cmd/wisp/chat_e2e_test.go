@@ -347,7 +347,19 @@ func TestChatWithoutAModelStillRunsTypedCommands(t *testing.T) {
 }
 
 // processesWith lists the pids whose command line contains s.
+// processesWith lists the live processes whose command line holds s,
+// giving ended ones a few seconds to be reaped first: a killed process
+// lingers until its parent waits for it.
 func processesWith(s string) []string {
+	found := processesNow(s)
+	for i := 0; i < 100 && len(found) > 0; i++ {
+		time.Sleep(50 * time.Millisecond)
+		found = processesNow(s)
+	}
+	return found
+}
+
+func processesNow(s string) []string {
 	var out []string
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
