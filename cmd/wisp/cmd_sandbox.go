@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/wisp-sh/wisp/config"
@@ -150,7 +151,14 @@ func doctorSandbox(app *App, _ config.Home) (string, error) {
 		}
 		return "", err
 	}
-	return st.Summary(), nil
+	// The roots and protected paths it would use, under the summary line.
+	detail := st.Summary()
+	for _, line := range st.Lines() {
+		if strings.HasPrefix(line, "writable: ") || strings.HasPrefix(line, "protected: ") || strings.HasPrefix(line, "not covered: ") {
+			detail += "\n              " + line
+		}
+	}
+	return detail, nil
 }
 
 // sandboxHint adds the sandbox's own hint, where its error has one, as a
