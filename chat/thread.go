@@ -3,15 +3,13 @@ package chat
 import (
 	"bufio"
 	"bytes"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/wisp-sh/wisp/runner"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"time"
@@ -80,14 +78,10 @@ type Thread struct {
 	now  func() time.Time
 }
 
-var threadIDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$`)
+var threadIDPattern = runner.IDPattern
 
 // NewThreadID is sortable by time, like output ids.
-func NewThreadID(now time.Time) string {
-	var r [4]byte
-	_, _ = rand.Read(r[:])
-	return now.UTC().Format("20060102T150405") + "-" + hex.EncodeToString(r[:])
-}
+func NewThreadID(now time.Time) string { return runner.NewID(now) }
 
 // CreateThread starts a new thread file in dir (threads/, 0700) with its
 // start record.

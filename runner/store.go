@@ -24,10 +24,13 @@ type Store struct {
 	Now       func() time.Time
 }
 
-var outputIDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$`)
+// IDPattern matches the ids NewID makes.
+var IDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$`)
 
-// newOutputID is sortable by time, so pruning the oldest is a sort by name.
-func newOutputID(now time.Time) string {
+// NewID makes an id that sorts by time (so pruning the oldest output is a
+// sort by name) and is unique enough for one person's files: outputs here,
+// conversation threads in chat.
+func NewID(now time.Time) string {
 	var r [4]byte
 	_, _ = rand.Read(r[:])
 	return now.UTC().Format("20060102T150405") + "-" + hex.EncodeToString(r[:])
@@ -47,7 +50,7 @@ func (s *Store) Create() (string, *storeWriter, error) {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return "", nil, fmt.Errorf("create the output store %s: %w", s.Dir, err)
 	}
-	id := newOutputID(s.Now())
+	id := NewID(s.Now())
 	f, err := os.OpenFile(s.path(id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return "", nil, fmt.Errorf("create output %s: %w", id, err)
@@ -86,7 +89,7 @@ func (s *Store) path(id string) string { return filepath.Join(s.Dir, id+".log") 
 
 // Open returns a stored output by id.
 func (s *Store) Open(id string) (*os.File, error) {
-	if !outputIDPattern.MatchString(id) {
+	if !IDPattern.MatchString(id) {
 		return nil, fmt.Errorf("%q is not an output id (they look like 20261129T213000-1a2b3c4d)", id)
 	}
 	f, err := os.Open(s.path(id))
