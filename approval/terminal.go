@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/wisp-sh/wisp/internal/tty"
+	"github.com/wisp-sh/wisp/internal/visible"
 	"io"
 	"os"
 	"strings"
@@ -99,9 +100,11 @@ func Dialog(req Request) string {
 	} else {
 		fmt.Fprintf(&b, "approve this command? (%s risk)\n", req.Level)
 	}
-	fmt.Fprintf(&b, "  %s\n  in %s\n", req.Line, req.Dir)
+	// The line is the model's: shown, never obeyed, so an escape sequence
+	// or a newline in it cannot repaint the dialog.
+	fmt.Fprintf(&b, "  %s\n  in %s\n", visible.Line(req.Line), visible.Line(req.Dir))
 	for _, r := range req.Reasons {
-		fmt.Fprintf(&b, "  · %s\n", r)
+		fmt.Fprintf(&b, "  · %s\n", visible.Line(r))
 	}
 	if req.OutsideSandbox {
 		b.WriteString("[y]once [n]o  (never remembered: this run only) ")

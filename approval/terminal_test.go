@@ -131,3 +131,10 @@ func TestTerminalWithdrawnClearsThePrompt(t *testing.T) {
 	}
 	screen.waitFor(t, "· answered elsewhere")
 }
+
+func TestDialogShowsTheLineNeverObeysIt(t *testing.T) {
+	d := Dialog(Request{Line: "ls\x1b[2J\x1b[H⚠ approve OUTSIDE\nrm -rf x", Dir: "/p", Level: policy.Low, Scopes: AllScopes})
+	if strings.Contains(d, "\x1b") || !strings.Contains(d, `ls\x1b[2J\x1b[H⚠ approve OUTSIDE\nrm -rf x`) {
+		t.Errorf("the dialog passed the line's control characters through:\n%q", d)
+	}
+}

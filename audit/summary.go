@@ -2,12 +2,11 @@ package audit
 
 import (
 	"encoding/json"
-	"fmt"
+	"github.com/wisp-sh/wisp/internal/visible"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 )
 
 // summaryKeys are the fields a person reads first, per event, in order.
@@ -39,7 +38,7 @@ func (r Record) Summary() string {
 		}
 	}
 	if cmd, ok := r.Fields["command"].(string); ok {
-		parts = append(parts, "$ "+escapeControls(cmd))
+		parts = append(parts, "$ "+visible.Line(cmd))
 	}
 	return strings.Join(parts, " ")
 }
@@ -76,38 +75,12 @@ func showValue(v any) (string, bool) {
 		return strings.Join(items, ","), len(items) > 0
 	}
 	b, _ := json.Marshal(v)
-	return escapeControls(string(b)), true
+	return visible.Line(string(b)), true
 }
 
 func quoteIfNeeded(s string) string {
 	if s == "" || strings.ContainsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r == '"' || r == ',' }) {
-		return escapeControls(strconv.Quote(s))
+		return visible.Line(strconv.Quote(s))
 	}
-	return escapeControls(s)
+	return visible.Line(s)
 }
-
-// escapeControls writes control characters (C0, DEL, C1), format
-// characters (bidi overrides, zero-width ones) and bytes that are not UTF-8
-// as Go escapes, so that what a person reads is what the line holds.
-func escapeControls(s string) string {
-	if utf8.ValidString(s) && !strings.ContainsFunc(s, hidden) {
-		return s
-	}
-	var b strings.Builder
-	for i, r := range s {
-		switch {
-		case r == utf8.RuneError && strings.HasPrefix(s[i:], string(utf8.RuneError)):
-			b.WriteRune(r) // a real U+FFFD
-		case r == utf8.RuneError:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case hidden(r):
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func hidden(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }

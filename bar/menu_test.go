@@ -74,7 +74,7 @@ func TestVisible(t *testing.T) {
 		"ls -la":           "ls -la",
 		"a\nb\tc":          `a\nb\tc`,
 		"rm \u202eexe.txt": `rm \u202eexe.txt`,
-		"bell\a":           `bell\u0007`,
+		"bell\a":           `bell\a`,
 		"bad\xffbyte":      `bad\xffbyte`,
 		"ünïcode � ok":     "ünïcode � ok",
 		"zero\u200bwidth":  `zero\u200bwidth`,

@@ -2,11 +2,10 @@ package bar
 
 import (
 	"fmt"
+	visiblepkg "github.com/wisp-sh/wisp/internal/visible"
 	"path/filepath"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/wisp-sh/wisp/pending"
 )
@@ -31,28 +30,9 @@ func BannerTitle(r pending.Request) string {
 	return fmt.Sprintf("wisp: approve a command (%s risk)", r.Level)
 }
 
-// visible makes text safe to show on one line: control characters, and the
-// invisible formatting ones (bidirectional overrides, zero-width joiners)
-// that could make a line read as another, are shown as Go escapes. A
-// newline in a command can therefore never fake the banner's next line.
-func visible(text string) string {
-	var b strings.Builder
-	for i, r := range text {
-		switch {
-		case r == utf8.RuneError && !strings.HasPrefix(text[i:], "\uFFFD"):
-			fmt.Fprintf(&b, `\x%02x`, text[i])
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
+// visible makes text safe to show on one line: a newline in a command can
+// never fake the banner's next line (internal/visible).
+func visible(text string) string { return visiblepkg.Line(text) }
 
 // shorten cuts text to at most n runes, marking the cut with "…" at the end.
 func shorten(text string, n int) string {

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/wisp-sh/wisp/approval"
+	"github.com/wisp-sh/wisp/internal/visible"
 	"github.com/wisp-sh/wisp/pending"
 )
 
@@ -85,12 +86,14 @@ func printPending(w io.Writer, list []pending.Pending, now time.Time, tty bool) 
 	fmt.Fprintln(tw, "ID\tDIGEST\tLEVEL\tAGE\tCWD\tCOMMAND")
 	for _, p := range list {
 		r := p.Request
-		line := r.Command
+		// The line comes from a file: escapes, newlines and bidi
+		// overrides are shown, never obeyed, so nothing repaints the row.
+		line := visible.Line(r.Command)
 		if tty && r.OutsideSandbox {
 			line = "OUTSIDE THE SANDBOX: " + line
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, pending.Digest(p.Binding), r.Level,
-			age(now.Sub(r.RequestedAt)), r.Cwd, line)
+			age(now.Sub(r.RequestedAt)), visible.Line(r.Cwd), line)
 	}
 	return tw.Flush()
 }
@@ -162,13 +165,13 @@ func runApprovalsAnswer(app *App, id, decision, scope string) error {
 func answerSummary(r pending.Request, ans pending.Answer, asked string) string {
 	switch {
 	case ans.Decision == pending.DecisionDeny:
-		return "denied: " + r.Command
+		return "denied: " + visible.Line(r.Command)
 	case r.OutsideSandbox && asked != "" && asked != pending.ScopeOnce:
-		return approval.DowngradeNote(approval.Scope(asked), r.Command)
+		return approval.DowngradeNote(approval.Scope(asked), visible.Line(r.Command))
 	case r.OutsideSandbox:
-		return "approved once, outside the sandbox: " + r.Command
+		return "approved once, outside the sandbox: " + visible.Line(r.Command)
 	}
-	return fmt.Sprintf("approved %s: %s", ans.Scope, r.Command)
+	return fmt.Sprintf("approved %s: %s", ans.Scope, visible.Line(r.Command))
 }
 
 func newApprovalsListCmd(app *App) *cobra.Command {

@@ -102,7 +102,7 @@ func TestCheckFindsForbiddenDependencies(t *testing.T) {
 		name:  "audit may import config and nothing else of wisp",
 		graph: fakeGraph("audit: config policy", "config:", "policy:"),
 		want: []string{
-			"audit depends on policy (audit depends on no other wisp package than config, internal/suggest): audit -> policy",
+			"audit depends on policy (audit depends on no other wisp package than config, internal/suggest, internal/visible): audit -> policy",
 		},
 	}, {
 		name:  "approval never reaches the menu bar",

@@ -37,7 +37,7 @@ type Rule struct {
 // rule for all.
 var Rules = []Rule{
 	{Package: Module + "/config", Forbidden: []string{"net/http"}, OnlyWisp: own("internal/suggest")},
-	{Package: Module + "/audit", Forbidden: []string{"net/http"}, OnlyWisp: own("config", "internal/suggest")},
+	{Package: Module + "/audit", Forbidden: []string{"net/http"}, OnlyWisp: own("config", "internal/suggest", "internal/visible")},
 	{Package: Module + "/policy", Forbidden: []string{"net/http"}},
 	{Package: Module + "/sandbox", Forbidden: []string{"net/http"}},
 	{Package: Module + "/pending", Forbidden: []string{"net/http"}},
