@@ -2,6 +2,7 @@ package chat
 
 import (
 	"fmt"
+	"github.com/wisp-sh/wisp/internal/visible"
 	"io"
 	"strings"
 	"sync"
@@ -71,14 +72,18 @@ func (f *TerminalFace) line(s string) {
 	f.notes.WriteString(s + "\n")
 }
 
+// toolCall shows what the model asks to run. The line is the model's:
+// shown with its control characters escaped, so it cannot repaint the
+// screen or pass for another line.
 func (f *TerminalFace) toolCall(ev Event) {
+	command := visible.Line(ev.Command)
 	switch {
 	case ev.Name == "run_command" && ev.OutsideSandbox:
-		f.line(f.p.paint(sgrOutside, "● "+ev.Command) + f.p.paint(sgrDim, "  (asks to run OUTSIDE the sandbox)"))
+		f.line(f.p.paint(sgrOutside, "● "+command) + f.p.paint(sgrDim, "  (asks to run OUTSIDE the sandbox)"))
 	case ev.Name == "run_command" && ev.Command != "":
-		f.line(f.p.paint(sgrBold, "● ") + ev.Command)
+		f.line(f.p.paint(sgrBold, "● ") + command)
 	default:
-		f.line(f.p.paint(sgrBold, "● ") + ev.Name + " " + f.p.paint(sgrDim, firstLine(ev.Arguments, 200)))
+		f.line(f.p.paint(sgrBold, "● ") + visible.Line(ev.Name) + " " + f.p.paint(sgrDim, visible.Line(firstLine(ev.Arguments, 200))))
 	}
 }
 
