@@ -68,6 +68,8 @@ install-autostart:
 	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' packaging/linux/wisp-bar.desktop > "$(AUTOSTART_DIR)/wisp-bar.desktop"
 	@echo "wisp-bar starts with your desktop session ($(AUTOSTART_DIR)/wisp-bar.desktop)"
 
-ifeq ($(APP_OS),Linux)
+# A staged install (DESTDIR, a package build) must not touch the builder's
+# own desktop session: the autostart entry is for a person's own install.
+ifeq ($(APP_OS)$(DESTDIR),Linux)
 install: install-autostart
 endif
