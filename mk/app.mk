@@ -25,7 +25,7 @@ APP_OS        := $(shell uname -s)
 app-bundle:
 	rm -rf "$(APP)"
 	install -d "$(APP)/Contents/MacOS" "$(APP)/Contents/Resources"
-	sed -e 's/@VERSION@/$(APP_VERSION)/g' -e 's/@BUILD@/$(VERSION)/g' packaging/macos/Info.plist > "$(APP)/Contents/Info.plist"
+	sed -e 's/@VERSION@/$(APP_VERSION)/g' -e 's/@BUILD@/$(VERSION)/g' Info.plist > "$(APP)/Contents/Info.plist"
 	printf 'APPL????' > "$(APP)/Contents/PkgInfo"
 
 # Wisp Bar.app: wisp-bar built with cgo (notifications, the menu bar) in
