@@ -95,3 +95,9 @@ const (
 	whatHome       = "wisp's home"
 	whatExecutable = "the wisp executable"
 )
+
+// Serving is implemented by a backend that can confine once and start
+// many commands inside that confinement (Landlock's served helper).
+type Serving interface {
+	Serve(spec Spec) (*Server, error)
+}
