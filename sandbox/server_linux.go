@@ -248,7 +248,7 @@ func (s *Server) isOwnLeader(pid int) bool {
 		return false
 	}
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ESRCH) { // reaped, even mid-read
 		return true
 	}
 	if err != nil {
