@@ -70,12 +70,17 @@ func execute(ctx context.Context, spec execSpec) (execResult, error) {
 		return executePTY(ctx, spec)
 	}
 	if spec.server != nil {
-		if res, err := executeServed(ctx, spec); err == nil {
+		res, err := executeServed(ctx, spec)
+		if err == nil {
 			return res, nil
 		}
-		// The served helper failed to start it: the command did not run,
-		// so it runs through the per-command helper instead, still confined.
 		spec.serverFailed()
+		if !errors.Is(err, sandbox.ErrNotStarted) {
+			// It may have started before the helper went: never launch a
+			// command twice (record 0009).
+			return execResult{}, fmt.Errorf("the sandbox helper ended before saying whether the command started, so it is not run again: %w", err)
+		}
+		// It certainly did not run: the per-command helper runs it, still confined.
 	}
 	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
 	cmd.Dir, cmd.Env = spec.dir, spec.env

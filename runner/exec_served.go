@@ -18,12 +18,12 @@ import (
 func executeServed(ctx context.Context, spec execSpec) (execResult, error) {
 	stdin, closeStdin, err := openStdinFile(spec.stdin)
 	if err != nil {
-		return execResult{}, err
+		return execResult{}, fmt.Errorf("%w: %w", sandbox.ErrNotStarted, err)
 	}
 	defer closeStdin()
 	pr, pw, err := os.Pipe()
 	if err != nil {
-		return execResult{}, fmt.Errorf("make the output pipe: %w", err)
+		return execResult{}, fmt.Errorf("%w: make the output pipe: %w", sandbox.ErrNotStarted, err)
 	}
 	start := time.Now()
 	pid, wait, err := spec.server.Start(sandbox.ServeRequest{

@@ -101,3 +101,10 @@ const (
 type Serving interface {
 	Serve(spec Spec) (*Server, error)
 }
+
+// ErrNotStarted is wrapped by Start when the command certainly did not
+// start: the request never reached the helper, or the helper said it could
+// not start it. Only then may a caller run the command another way; any
+// other failure may come after the command started, and running it again
+// would launch it twice.
+var ErrNotStarted = errors.New("the command was not started")

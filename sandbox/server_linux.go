@@ -187,20 +187,20 @@ func (s *Server) Start(req ServeRequest) (pid int, wait func() (syscall.WaitStat
 	s.mu.Lock()
 	if s.dead != nil {
 		s.mu.Unlock()
-		return 0, nil, s.dead
+		return 0, nil, fmt.Errorf("%w: %w", ErrNotStarted, s.dead)
 	}
 	s.pending[id] = ch
 	s.mu.Unlock()
 	if err := s.send(id, req); err != nil {
 		s.forget(id)
-		return 0, nil, err
+		return 0, nil, fmt.Errorf("%w: %w", ErrNotStarted, err)
 	}
 	first, err := s.await(ch)
 	switch {
 	case err != nil:
 		return 0, nil, err
 	case first.Err != "":
-		return 0, nil, fmt.Errorf("start %s confined: %s", req.Argv[0], first.Err)
+		return 0, nil, fmt.Errorf("%w: start %s confined: %s", ErrNotStarted, req.Argv[0], first.Err)
 	case !s.isOwnLeader(first.Pid):
 		return 0, nil, fmt.Errorf("%w: it named pid %d, not a group leader it started", ErrServerGone, first.Pid)
 	}

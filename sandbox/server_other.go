@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"syscall"
 )
@@ -21,7 +22,7 @@ type ServeRequest struct {
 
 // Start refuses: only Linux has a served helper.
 func (s *Server) Start(req ServeRequest) (int, func() (syscall.WaitStatus, error), error) {
-	return 0, nil, ErrUnsupportedOS
+	return 0, nil, fmt.Errorf("%w: %w", ErrNotStarted, ErrUnsupportedOS)
 }
 
 // Close does nothing.
