@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/wisp-sh/wisp/sandbox"
 )
 
 // execSpec is one process to run: argv in dir, output to out.
@@ -26,6 +28,12 @@ type execSpec struct {
 	// attr, when set, is the sandbox backend's for starting its helper;
 	// execute adds the process group (or session) to it.
 	attr *syscall.SysProcAttr
+	// server, when set, is the served sandbox helper for this spec, tried
+	// before argv (which stays the confined way to run it); serverFailed
+	// is told when it could not start the command.
+	server       *sandbox.Server
+	servedArgv   []string // the unwrapped command line for server
+	serverFailed func()
 }
 
 // procAttr is spec's attributes with a new process group, or with a new
@@ -60,6 +68,19 @@ const defaultGrace = 2 * time.Second
 func execute(ctx context.Context, spec execSpec) (execResult, error) {
 	if spec.terminal != nil {
 		return executePTY(ctx, spec)
+	}
+	if spec.server != nil {
+		res, err := executeServed(ctx, spec)
+		if err == nil {
+			return res, nil
+		}
+		spec.serverFailed()
+		if !errors.Is(err, sandbox.ErrNotStarted) {
+			// It may have started before the helper went: never launch a
+			// command twice (record 0009).
+			return execResult{}, fmt.Errorf("the sandbox helper ended before saying whether the command started, so it is not run again: %w", err)
+		}
+		// It certainly did not run: the per-command helper runs it, still confined.
 	}
 	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
 	cmd.Dir, cmd.Env = spec.dir, spec.env
@@ -105,8 +126,14 @@ func openStdin(r io.Reader) (io.Reader, func(), error) {
 
 // waitGroup waits for the command, ending its group on timeout or cancel.
 func waitGroup(ctx context.Context, cmd *exec.Cmd, spec execSpec) execResult {
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	done := make(chan int, 1)
+	go func() { done <- exitCodeOf(cmd.Wait()) }()
+	return waitLeader(ctx, cmd.Process.Pid, done, spec)
+}
+
+// waitLeader waits for the group leader pid's exit code on done, ending
+// its group on timeout or cancel.
+func waitLeader(ctx context.Context, pid int, done <-chan int, spec execSpec) execResult {
 	var limit <-chan time.Time
 	if spec.timeout > 0 {
 		t := time.NewTimer(spec.timeout)
@@ -115,21 +142,21 @@ func waitGroup(ctx context.Context, cmd *exec.Cmd, spec execSpec) execResult {
 	}
 	var res execResult
 	select {
-	case err := <-done:
-		res.exitCode = exitCodeOf(err)
+	case code := <-done:
+		res.exitCode = code
 		return res
 	case <-limit:
 		res.timedOut = true
 	case <-ctx.Done():
 		res.canceled = true
 	}
-	res.exitCode = endGroup(cmd.Process.Pid, done, spec.grace)
+	res.exitCode = endGroup(pid, done, spec.grace)
 	return res
 }
 
 // endGroup sends SIGTERM to the group, then SIGKILL if it is still there
 // after grace, and returns the leader's exit code.
-func endGroup(pgid int, done <-chan error, grace time.Duration) int {
+func endGroup(pgid int, done <-chan int, grace time.Duration) int {
 	if grace <= 0 {
 		grace = defaultGrace
 	}
@@ -137,13 +164,13 @@ func endGroup(pgid int, done <-chan error, grace time.Duration) int {
 	t := time.NewTimer(grace)
 	defer t.Stop()
 	select {
-	case err := <-done:
+	case code := <-done:
 		_ = syscall.Kill(-pgid, syscall.SIGKILL) // stragglers that ignored TERM
-		return exitCodeOf(err)
+		return code
 	case <-t.C:
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
-	return exitCodeOf(<-done)
+	return <-done
 }
 
 // drain waits for the output copy to finish. A process that left the

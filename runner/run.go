@@ -31,10 +31,17 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 	if req.Live != nil {
 		out = io.MultiWriter(view, file, req.Live)
 	}
-	er, err := execute(ctx, execSpec{
+	spec := execSpec{
 		argv: argv, dir: r.dir(), env: r.Env, stdin: req.Stdin, out: out,
 		timeout: r.timeout(req), grace: r.Grace, terminal: req.Terminal, attr: attr,
-	})
+	}
+	if mode == ModeConfined && req.Terminal == nil {
+		if server := r.served.serverFor(r.Backend, r.Spec, argv); server != nil {
+			spec.server, spec.servedArgv = server, sandbox.Plain(req.Line)
+			spec.serverFailed = func() { r.served.drop(server) }
+		}
+	}
+	er, err := execute(ctx, spec)
 	file.Close()
 	_ = r.Store.Prune()
 	if err != nil {

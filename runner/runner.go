@@ -90,6 +90,8 @@ type Runner struct {
 	Store      *Store
 	Env        []string // nil: wisp's own environment
 	Grace      time.Duration
+
+	served served // the served sandbox helper, started at the first confined command
 }
 
 // ErrNoSandbox is wrapped in the error of a confined run when no sandbox

@@ -95,3 +95,16 @@ const (
 	whatHome       = "wisp's home"
 	whatExecutable = "the wisp executable"
 )
+
+// Serving is implemented by a backend that can confine once and start
+// many commands inside that confinement (Landlock's served helper).
+type Serving interface {
+	Serve(spec Spec) (*Server, error)
+}
+
+// ErrNotStarted is wrapped by Start when the command certainly did not
+// start: the request never reached the helper, or the helper said it could
+// not start it. Only then may a caller run the command another way; any
+// other failure may come after the command started, and running it again
+// would launch it twice.
+var ErrNotStarted = errors.New("the command was not started")

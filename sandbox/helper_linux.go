@@ -63,6 +63,9 @@ func confineAndExec(h helperArgs) (int, error) {
 			return 0, err
 		}
 	}
+	if h.serve {
+		return serveRequests(os.NewFile(serverFD, "wisp"))
+	}
 	err = syscall.Exec(h.argv[0], h.argv, os.Environ())
 	return 0, fmt.Errorf("run %s: %w", h.argv[0], err)
 }

@@ -50,6 +50,7 @@ type helperArgs struct {
 	noNetwork bool
 	ns        Namespace
 	probe     bool     // --probe-ns: try the namespace, print its kind, exit
+	serve     bool     // --serve: once confined, start the commands asked for on fd 3
 	argv      []string // after --: the program and its arguments
 }
 
@@ -70,11 +71,14 @@ func (h helperArgs) encode() []string {
 	if h.probe {
 		args = append(args, "--probe-ns")
 	}
+	if h.serve {
+		args = append(args, "--serve")
+	}
 	return append(append(args, "--"), h.argv...)
 }
 
 var errHelperUsage = errors.New("usage: wisp " + HelperCommand +
-	" [--root DIR]... [--protect PATH]... [--no-network] [--ns mount|user|none] -- /ABSOLUTE/PROGRAM [ARGS]")
+	" [--root DIR]... [--protect PATH]... [--no-network] [--ns mount|user|none] [--serve] -- /ABSOLUTE/PROGRAM [ARGS]")
 
 // parseHelperArgs reads the helper's flags (the words after HelperCommand).
 func parseHelperArgs(args []string) (helperArgs, error) {
@@ -88,6 +92,8 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 			h.noNetwork = true
 		case "--probe-ns":
 			h.probe = true
+		case "--serve":
+			h.serve = true
 		case "--root", "--protect", "--ns":
 			if i+1 >= len(args) {
 				return h, fmt.Errorf("%s needs a value; %w", flag, errHelperUsage)

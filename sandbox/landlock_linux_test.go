@@ -46,12 +46,16 @@ func TestLandlockConformance(t *testing.T) {
 		name    string
 		ns      sandbox.Namespace
 		useAttr bool
+		serve   bool
 	}{
-		{"auto", sandbox.NamespaceAuto, false},
-		{"mount", sandbox.NamespaceMount, false},
-		{"user", sandbox.NamespaceUser, false},
-		{"user-started-by-the-caller", sandbox.NamespaceUser, true},
-		{"none", sandbox.NamespaceNone, false},
+		{"auto", sandbox.NamespaceAuto, false, false},
+		{"mount", sandbox.NamespaceMount, false, false},
+		{"user", sandbox.NamespaceUser, false, false},
+		{"user-started-by-the-caller", sandbox.NamespaceUser, true, false},
+		{"none", sandbox.NamespaceNone, false, false},
+		{"served-auto", sandbox.NamespaceAuto, false, true},
+		{"served-user", sandbox.NamespaceUser, false, true},
+		{"served-none", sandbox.NamespaceNone, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.ns == sandbox.NamespaceMount && os.Geteuid() != 0 {
@@ -61,7 +65,7 @@ func TestLandlockConformance(t *testing.T) {
 			got, why := l.Namespace()
 			t.Logf("namespace: %q %s", got, why)
 			o := suiteOptions(t, l)
-			o.UseAttr = tc.useAttr
+			o.UseAttr, o.Serve = tc.useAttr, tc.serve
 			sandboxtest.Run(t, l, o)
 		})
 	}

@@ -32,6 +32,9 @@ func runInUserNamespace(h helperArgs) (int, error) {
 		Stderr:      os.Stderr,
 		SysProcAttr: attr,
 	}
+	if h.serve { // the second stage serves: pass it wisp's end of the socket
+		cmd.ExtraFiles = []*os.File{os.NewFile(serverFD, "wisp")}
+	}
 	signals := make(chan os.Signal, 4)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
 	if err := cmd.Start(); err != nil {

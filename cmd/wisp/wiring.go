@@ -93,7 +93,11 @@ func wireSandbox(app *App, r *runner.Runner, home config.Home, cfg config.Config
 	return nil
 }
 
-func (s *session) Close() { s.audit.Close() }
+// Close ends the session's served sandbox helper and closes the audit log.
+func (s *session) Close() {
+	s.runner.Close()
+	s.audit.Close()
+}
 
 // gateOptions say which faces can ask a person for this process.
 type gateOptions struct {

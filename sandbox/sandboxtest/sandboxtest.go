@@ -30,6 +30,9 @@ type Options struct {
 	// UseAttr starts commands through the backend's CommandAttr, when it
 	// has one, with the process attributes it asks for.
 	UseAttr bool
+	// Serve runs every confined command through the backend's served
+	// helper (sandbox.Serving), started for that command's spec.
+	Serve bool
 	// NoNetworkRules, NoUDPRules, NoMPTCPRules, NoSignalScoping and
 	// NoAbstractSockets skip what the backend says it cannot enforce here
 	// (from its own report).
@@ -112,6 +115,9 @@ func (s *suite) confined(spec sandbox.Spec, line string) (string, int) {
 	argv, attr, err := s.command(spec, line)
 	if err != nil {
 		s.t.Fatalf("Command(%q): %v", line, err)
+	}
+	if s.o.Serve {
+		return s.servedRun(spec, line)
 	}
 	return s.execAttr(argv, attr)
 }

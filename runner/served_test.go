@@ -1,0 +1,81 @@
+package runner_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wisp-sh/wisp/runner"
+	"github.com/wisp-sh/wisp/sandbox"
+)
+
+// servedParent is the line that prints the parent's command line: under
+// the served helper, "__sandbox-exec ... --serve".
+const servedParent = `tr '\0' ' ' < /proc/$PPID/cmdline`
+
+func TestServedCommandIsConfined(t *testing.T) {
+	f := newFixture(t, true)
+	t.Cleanup(f.r.Close)
+	res := f.run(t, runner.Request{Line: servedParent, Origin: runner.Model})
+	if !strings.Contains(res.Output, sandbox.HelperCommand) || !strings.Contains(res.Output, "--serve") {
+		t.Fatalf("the command's parent is not the served helper: %q", res.Output)
+	}
+	target := filepath.Join(f.outside, "served")
+	res = f.run(t, runner.Request{Line: "touch served-inside && touch " + target, Origin: runner.Model})
+	if res.ExitCode == 0 {
+		t.Fatal("a served write outside the roots succeeded")
+	}
+	if _, err := os.Stat(target); err == nil {
+		t.Error("the served command created the file outside")
+	}
+	if _, err := os.Stat(filepath.Join(f.project, "served-inside")); err != nil {
+		t.Errorf("a served write inside the project failed: %v", err)
+	}
+}
+
+func TestServedTimeoutEndsTheGroup(t *testing.T) {
+	f := newFixture(t, true)
+	t.Cleanup(f.r.Close)
+	f.r.Grace = 100 * time.Millisecond
+	m := fmt.Sprintf("wisp-served-marker-%d", time.Now().UnixNano())
+	line := fmt.Sprintf("trap '' TERM; sleep 300 & sleep 300; : %s", m)
+	res := f.run(t, runner.Request{Line: line, Origin: runner.Model, Timeout: 200 * time.Millisecond})
+	if !res.TimedOut {
+		t.Fatalf("not reported as timed out: %+v", res)
+	}
+	if left := commandLinesWith(t, m); len(left) > 0 {
+		t.Errorf("processes left behind after the time limit: %v", left)
+	}
+	if res := f.run(t, runner.Request{Line: servedParent, Origin: runner.Model}); !strings.Contains(res.Output, "--serve") {
+		t.Errorf("the served helper did not survive its command's timeout: parent %q", res.Output)
+	}
+}
+
+func TestServedHelperFollowsANewRoot(t *testing.T) {
+	f := newFixture(t, true)
+	t.Cleanup(f.r.Close)
+	f.run(t, runner.Request{Line: "true", Origin: runner.Model})
+	target := filepath.Join(f.outside, "granted")
+	f.r.Spec.Roots = append(f.r.Spec.Roots, f.outside)
+	if res := f.run(t, runner.Request{Line: "touch " + target, Origin: runner.Model}); res.ExitCode != 0 {
+		t.Fatalf("a write under a root added after the first command failed: %+v", res)
+	}
+}
+
+// commandLinesWith lists the live processes whose command line holds s.
+func commandLinesWith(t *testing.T, s string) []string {
+	t.Helper()
+	paths, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	var out []string
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err == nil && bytes.Contains(data, []byte(s)) && !bytes.Contains(data, []byte("commandLinesWith")) {
+			out = append(out, string(bytes.ReplaceAll(data, []byte{0}, []byte{' '})))
+		}
+	}
+	return out
+}

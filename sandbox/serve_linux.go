@@ -1,0 +1,145 @@
+package sandbox
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// serverFD is the served helper's end of the socket wisp talks to it on.
+const serverFD = 3
+
+// maxMessage bounds one request or reply (argv and environment included).
+const maxMessage = 1 << 20
+
+// startRequest asks the served helper to start one command. Its stdin,
+// stdout and stderr travel with it as SCM_RIGHTS, in that order.
+type startRequest struct {
+	ID      uint64   `json:"id"`
+	Argv    []string `json:"argv"`
+	Dir     string   `json:"dir"`
+	Env     []string `json:"env"`
+	Session bool     `json:"session"` // a new session with stdin as its terminal, not a new group
+}
+
+// startReply answers a request twice: once started (Pid, or Err), and
+// once the command has ended (Done, with its wait status).
+type startReply struct {
+	ID     uint64 `json:"id"`
+	Pid    int    `json:"pid,omitempty"`
+	Err    string `json:"err,omitempty"`
+	Done   bool   `json:"done,omitempty"`
+	Status uint32 `json:"status,omitempty"`
+}
+
+// serveRequests is the served helper's loop, run on the locked thread
+// that holds the namespace, no_new_privs, Landlock and seccomp: every
+// command forks from this very thread, so it is confined as a single
+// command would be. It returns when wisp closes its end.
+func serveRequests(conn *os.File) (int, error) {
+	fd := int(conn.Fd())
+	defer runtime.KeepAlive(conn) // its finalizer would close fd under the loop
+	unix.CloseOnExec(fd)          // the commands must not inherit wisp's socket
+	// Not dumpable: an unprivileged command in the same domain can neither
+	// trace this helper nor take its socket to forge replies to wisp.
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
+		return 0, fmt.Errorf("make the served helper undumpable: %w", err)
+	}
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
+		return 0, fmt.Errorf("tie the served helper to wisp: %w", err)
+	}
+	var writeMu sync.Mutex
+	reply := func(r startReply) {
+		data, _ := json.Marshal(r)
+		writeMu.Lock()
+		defer writeMu.Unlock()
+		_ = unix.Sendmsg(fd, data, nil, nil, 0)
+	}
+	reply(startReply{Pid: os.Getpid()}) // ready: confined, and serving, as this pid
+	for {
+		req, files, err := readRequest(fd)
+		if err != nil {
+			return 0, nil // wisp is gone (or spoke nonsense): nothing left to serve
+		}
+		proc, err := startServed(req, files)
+		closeAll(files)
+		if err != nil {
+			reply(startReply{ID: req.ID, Err: err.Error()})
+			continue
+		}
+		reply(startReply{ID: req.ID, Pid: proc.Pid})
+		go func() {
+			state, _ := proc.Wait()
+			status := syscall.WaitStatus(0xff00) // unknown: exit 255
+			if state != nil {
+				status = state.Sys().(syscall.WaitStatus)
+			}
+			reply(startReply{ID: req.ID, Done: true, Status: uint32(status)})
+		}()
+	}
+}
+
+// readRequest reads one request and the files that came with it.
+func readRequest(fd int) (startRequest, []*os.File, error) {
+	var req startRequest
+	data, files, err := recvWithFiles(fd)
+	if err != nil {
+		return req, nil, err
+	}
+	if err := json.Unmarshal(data, &req); err != nil || len(files) != 3 || len(req.Argv) == 0 {
+		closeAll(files)
+		return req, nil, fmt.Errorf("a malformed request to the served helper")
+	}
+	return req, files, nil
+}
+
+// startServed starts req's command with files as its stdin, stdout and
+// stderr, in a process group (or session) of its own whose id is its pid.
+func startServed(req startRequest, files []*os.File) (*os.Process, error) {
+	attr := &syscall.SysProcAttr{Setpgid: true}
+	if req.Session {
+		attr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
+	}
+	return os.StartProcess(req.Argv[0], req.Argv, &os.ProcAttr{
+		Dir: req.Dir, Env: req.Env, Files: files, Sys: attr,
+	})
+}
+
+// recvWithFiles reads one message and the descriptors passed with it.
+func recvWithFiles(fd int) ([]byte, []*os.File, error) {
+	buf := make([]byte, maxMessage)
+	oob := make([]byte, unix.CmsgSpace(4*4))
+	n, oobn, _, _, err := unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
+	if err != nil {
+		return nil, nil, err
+	}
+	if n == 0 {
+		return nil, nil, fmt.Errorf("the other end closed the socket")
+	}
+	var files []*os.File
+	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, m := range msgs {
+		fds, err := unix.ParseUnixRights(&m)
+		if err != nil {
+			continue
+		}
+		for _, f := range fds {
+			files = append(files, os.NewFile(uintptr(f), "passed"))
+		}
+	}
+	return buf[:n], files, nil
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		f.Close()
+	}
+}

@@ -1,0 +1,278 @@
+package sandbox
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// Server is a served helper: one start of wisp, confined to a spec once,
+// that starts every command asked of it inside that confinement. It saves
+// each confined command the start of a Go program.
+type Server struct {
+	conn   *os.File // wisp's end of the socket
+	cmd    *exec.Cmd
+	nextID atomic.Uint64
+	// servingPid is the process that starts the commands, their parent.
+	servingPid int
+	flags      []string // the confinement: the helper's flags, as Command would give them
+
+	mu      sync.Mutex
+	pending map[uint64]chan startReply
+	dead    error // set once the helper is gone
+	done    chan struct{}
+}
+
+// ServeRequest is one command for a Server: argv (argv[0] absolute) in
+// Dir with Env, and its three standard streams. Session puts it in a new
+// session with Stdin as its controlling terminal instead of a new group.
+type ServeRequest struct {
+	Argv                  []string
+	Dir                   string
+	Env                   []string
+	Stdin, Stdout, Stderr *os.File
+	Session               bool
+}
+
+// ErrServerGone is wrapped when the served helper has exited.
+var ErrServerGone = errors.New("the served sandbox helper is gone")
+
+// Serve starts a Server for spec: the helper with the flags a single
+// command would get, plus --serve. It returns once the helper has
+// confined itself, or with the helper's own reason it could not.
+func (l *Landlock) Serve(spec Spec) (*Server, error) {
+	h, err := l.helperArgs(spec, "")
+	if err != nil {
+		return nil, err
+	}
+	h.serve, h.argv = true, []string{Shell}
+	attr := &syscall.SysProcAttr{}
+	if h.ns == NamespaceUser {
+		h.ns, attr = namespaceEntered, userNamespaceAttr()
+	}
+	attr.Setpgid = true // out of wisp's group: a Ctrl-C is for the command, not the helper
+	attr.Pdeathsig = syscall.SIGKILL
+	s, err := startServer(l.exe, h, attr)
+	if err != nil {
+		return nil, err
+	}
+	h.serve, h.argv = false, nil
+	if h.ns == namespaceEntered {
+		h.ns = NamespaceUser
+	}
+	s.flags = h.encode()
+	return s, nil
+}
+
+// Serves reports whether s confines commands exactly as argv, from
+// Command, would: the same roots, the same protected paths bound (which
+// depends on what exists now), the same network and namespace.
+func (s *Server) Serves(argv []string) bool {
+	i := slices.Index(argv, "--")
+	if i <= 0 {
+		return false
+	}
+	flags := slices.Clone(argv[1 : i+1])
+	for j := range flags { // CommandAttr's second stage is the same confinement
+		if j > 0 && flags[j-1] == "--ns" && flags[j] == string(namespaceEntered) {
+			flags[j] = string(NamespaceUser)
+		}
+	}
+	return slices.Equal(flags, s.flags)
+}
+
+func startServer(exe string, h helperArgs, attr *syscall.SysProcAttr) (*Server, error) {
+	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, fmt.Errorf("make the served helper's socket: %w", err)
+	}
+	ours, theirs := os.NewFile(uintptr(pair[0]), "wisp"), os.NewFile(uintptr(pair[1]), "helper")
+	var stderr bytes.Buffer
+	cmd := exec.Command(exe, h.encode()...)
+	cmd.ExtraFiles, cmd.Stderr, cmd.SysProcAttr = []*os.File{theirs}, &stderr, attr
+	err = cmd.Start()
+	theirs.Close()
+	if err != nil {
+		ours.Close()
+		return nil, fmt.Errorf("start the served sandbox helper: %w", err)
+	}
+	s := &Server{conn: ours, cmd: cmd, pending: map[uint64]chan startReply{}, done: make(chan struct{})}
+	if err := s.awaitReady(&stderr); err != nil {
+		return nil, err
+	}
+	go s.readReplies()
+	return s, nil
+}
+
+// awaitReady reads the helper's first message, which it sends once
+// confined; anything else is its failure, said on its stderr.
+func (s *Server) awaitReady(stderr *bytes.Buffer) error {
+	r, err := s.readReply()
+	if err == nil && r.ID == 0 && r.Err == "" && r.Pid > 0 {
+		s.servingPid = r.Pid // the helper itself, or its second stage in a user namespace
+		return nil
+	}
+	s.conn.Close()
+	_ = s.cmd.Wait()
+	why := strings.TrimSpace(strings.TrimPrefix(stderr.String(), "wisp: error: sandbox: "))
+	if why == "" {
+		why = fmt.Sprintf("it ended with %v", s.cmd.ProcessState)
+	}
+	return fmt.Errorf("%w: %s", ErrServerGone, why)
+}
+
+func (s *Server) readReply() (startReply, error) {
+	var r startReply
+	buf := make([]byte, 4096)
+	n, _, _, _, err := unix.Recvmsg(int(s.conn.Fd()), buf, nil, 0)
+	if err != nil {
+		return r, err
+	}
+	if n == 0 {
+		return r, ErrServerGone
+	}
+	return r, json.Unmarshal(buf[:n], &r)
+}
+
+// readReplies hands each reply to the request waiting for it, until the
+// helper goes; then every waiter learns it is gone.
+func (s *Server) readReplies() {
+	for {
+		r, err := s.readReply()
+		if err != nil {
+			s.fail(err)
+			return
+		}
+		s.mu.Lock()
+		ch := s.pending[r.ID]
+		if r.Done || r.Err != "" {
+			delete(s.pending, r.ID)
+		}
+		s.mu.Unlock()
+		if ch != nil {
+			ch <- r
+		}
+	}
+}
+
+func (s *Server) fail(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.dead == nil {
+		s.dead = fmt.Errorf("%w: %v", ErrServerGone, err)
+		close(s.done)
+	}
+	s.pending = map[uint64]chan startReply{}
+}
+
+// Start starts one command confined; wait returns its wait status once it
+// has ended. The command's process group (or session) id is pid.
+func (s *Server) Start(req ServeRequest) (pid int, wait func() (syscall.WaitStatus, error), err error) {
+	if len(req.Argv) == 0 {
+		return 0, nil, errors.New("no command to start")
+	}
+	id := s.nextID.Add(1)
+	ch := make(chan startReply, 2)
+	s.mu.Lock()
+	if s.dead != nil {
+		s.mu.Unlock()
+		return 0, nil, fmt.Errorf("%w: %w", ErrNotStarted, s.dead)
+	}
+	s.pending[id] = ch
+	s.mu.Unlock()
+	if err := s.send(id, req); err != nil {
+		s.forget(id)
+		return 0, nil, fmt.Errorf("%w: %w", ErrNotStarted, err)
+	}
+	first, err := s.await(ch)
+	switch {
+	case err != nil:
+		return 0, nil, err
+	case first.Err != "":
+		return 0, nil, fmt.Errorf("%w: start %s confined: %s", ErrNotStarted, req.Argv[0], first.Err)
+	case !s.isOwnLeader(first.Pid):
+		return 0, nil, fmt.Errorf("%w: it named pid %d, not a group leader it started", ErrServerGone, first.Pid)
+	}
+	return first.Pid, func() (syscall.WaitStatus, error) {
+		r, err := s.await(ch)
+		return syscall.WaitStatus(r.Status), err
+	}, nil
+}
+
+func (s *Server) send(id uint64, req ServeRequest) error {
+	data, err := json.Marshal(startRequest{ID: id, Argv: req.Argv, Dir: req.Dir, Env: req.Env, Session: req.Session})
+	if err != nil {
+		return err
+	}
+	rights := unix.UnixRights(int(req.Stdin.Fd()), int(req.Stdout.Fd()), int(req.Stderr.Fd()))
+	if err := unix.Sendmsg(int(s.conn.Fd()), data, rights, nil, 0); err != nil {
+		return fmt.Errorf("%w: %v", ErrServerGone, err)
+	}
+	return nil
+}
+
+func (s *Server) await(ch chan startReply) (startReply, error) {
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-s.done:
+	}
+	select { // a reply that came just before the end still counts
+	case r := <-ch:
+		return r, nil
+	default:
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return startReply{}, s.dead
+}
+
+// isOwnLeader checks a pid the helper names before wisp ever signals its
+// group: it must be the helper's child and lead its own group or session,
+// so that a reply forged from inside cannot aim wisp at another process.
+// A pid already gone passes: the command ended and was reaped, and there
+// is no group left to signal.
+func (s *Server) isOwnLeader(pid int) bool {
+	if pid <= 0 {
+		return false
+	}
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ESRCH) { // reaped, even mid-read
+		return true
+	}
+	if err != nil {
+		return false
+	}
+	// pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
+	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+	return len(fields) >= 3 && fields[1] == strconv.Itoa(s.servingPid) && fields[2] == strconv.Itoa(pid)
+}
+
+func (s *Server) forget(id uint64) {
+	s.mu.Lock()
+	delete(s.pending, id)
+	s.mu.Unlock()
+}
+
+// Close ends the helper: it exits when its socket closes. Commands it
+// started run on, confined, as their own group.
+func (s *Server) Close() error {
+	// shutdown, not just close: it wakes the reader blocked on the socket
+	// and tells the helper at once.
+	_ = unix.Shutdown(int(s.conn.Fd()), unix.SHUT_RDWR)
+	<-s.done
+	err := s.conn.Close()
+	_ = s.cmd.Wait()
+	return err
+}
