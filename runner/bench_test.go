@@ -15,8 +15,7 @@ func BenchmarkRunTrue(b *testing.B) {
 	for _, confined := range []bool{false, true} {
 		name := map[bool]string{false: "unconfined", true: "confined"}[confined]
 		b.Run(name, func(b *testing.B) {
-			t := &testing.T{}
-			f := newFixture(t, confined)
+			f := newFixture(b, confined)
 			if f.r.BackendErr != nil {
 				b.Skip(f.r.BackendErr)
 			}

@@ -25,7 +25,7 @@ type fixture struct {
 	r                *runner.Runner
 }
 
-func newFixture(t *testing.T, confined bool, edit ...func(*config.Config)) *fixture {
+func newFixture(t testing.TB, confined bool, edit ...func(*config.Config)) *fixture {
 	t.Helper()
 	base := t.TempDir()
 	// The roots include the temporary directories, so "outside" must be
