@@ -35,7 +35,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 		argv: argv, dir: r.dir(), env: r.Env, stdin: req.Stdin, out: out,
 		timeout: r.timeout(req), grace: r.Grace, terminal: req.Terminal, attr: attr,
 	}
-	if mode == ModeConfined && req.Terminal == nil {
+	if mode == ModeConfined && req.Terminal == nil && !r.OneShot {
 		if server := r.served.serverFor(r.Backend, r.Spec, argv); server != nil {
 			spec.server, spec.servedArgv = server, sandbox.Plain(req.Line)
 			spec.serverFailed = func() { r.served.drop(server) }

@@ -91,7 +91,11 @@ type Runner struct {
 	Env        []string // nil: wisp's own environment
 	Grace      time.Duration
 
-	served served // the served sandbox helper, started at the first confined command
+	// OneShot is for a process that runs one command (wisp run): starting
+	// a served sandbox helper would cost more than it saves, so each
+	// confined command starts its own helper.
+	OneShot bool
+	served  served // the served sandbox helper, started at the first confined command
 }
 
 // ErrNoSandbox is wrapped in the error of a confined run when no sandbox

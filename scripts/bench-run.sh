@@ -13,8 +13,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 wisp=${WISP:-$root/bin/wisp}
 [ -x "$wisp" ] || { echo "bench-run: build wisp first (make build)" >&2; exit 1; }
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-export WISP_HOME=$work/home
+# wisp's home where a person's is, outside every writable root (/tmp is one):
+# under /tmp it would need a mount namespace to stay unwritable.
+home=$(mktemp -d "$HOME/.wisp-bench.XXXXXX")
+trap 'rm -rf "$work" "$home"' EXIT
+export WISP_HOME=$home
 cd "$work"
 
 time_it() { # name, command...

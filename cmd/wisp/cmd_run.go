@@ -75,6 +75,7 @@ func runRun(cmd *cobra.Command, app *App, opts runOptions) error {
 		return err
 	}
 	defer s.Close()
+	s.runner.OneShot = true // one command: a served helper would only add its own start
 	req := runner.Request{
 		Line: opts.line, Origin: runner.Person, OutsideSandbox: opts.outside, Timeout: opts.timeout,
 		InSandboxHint: "run it without --outside-sandbox to run it in the sandbox",
