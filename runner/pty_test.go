@@ -3,6 +3,7 @@ package runner_test
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -17,23 +18,7 @@ import (
 // reads what the person types, and wisp still keeps its output.
 func TestPersonCommandGetsATerminal(t *testing.T) {
 	f := newFixture(t, true)
-	master, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer master.Close()
-	defer tty.Close()
-	var screen lockedBuffer
-	go func() {
-		buf := make([]byte, 512)
-		for {
-			n, err := master.Read(buf)
-			screen.Write(buf[:n])
-			if err != nil {
-				return
-			}
-		}
-	}()
+	master, tty, screen := openTerminal(t)
 	go func() {
 		for !strings.Contains(screen.String(), "name?") {
 			time.Sleep(10 * time.Millisecond)
@@ -50,6 +35,30 @@ func TestPersonCommandGetsATerminal(t *testing.T) {
 	if res.ExitCode != 0 || !strings.Contains(res.Output, "hello wisp") {
 		t.Errorf("exit %d, output %q (screen %q)", res.ExitCode, res.Output, screen.String())
 	}
+}
+
+// openTerminal stands a real pseudo-terminal in for the person's: tty is
+// their terminal, master the side the test types into, and screen what
+// they would see.
+func openTerminal(t *testing.T) (master, tty *os.File, screen *lockedBuffer) {
+	t.Helper()
+	master, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	t.Cleanup(func() { master.Close(); tty.Close() })
+	screen = &lockedBuffer{}
+	go func() {
+		buf := make([]byte, 512)
+		for {
+			n, err := master.Read(buf)
+			screen.Write(buf[:n])
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return master, tty, screen
 }
 
 type lockedBuffer struct {
@@ -73,23 +82,7 @@ func (l *lockedBuffer) String() string {
 // the command, through the pseudo-terminal's line discipline.
 func TestCtrlCReachesTheCommand(t *testing.T) {
 	f := newFixture(t, true)
-	master, tty, err := pty.Open()
-	if err != nil {
-		t.Skipf("no pseudo-terminal: %v", err)
-	}
-	defer master.Close()
-	defer tty.Close()
-	var screen lockedBuffer
-	go func() {
-		buf := make([]byte, 512)
-		for {
-			n, err := master.Read(buf)
-			screen.Write(buf[:n])
-			if err != nil {
-				return
-			}
-		}
-	}()
+	master, tty, screen := openTerminal(t)
 	pressed := make(chan struct{})
 	var presser sync.WaitGroup
 	presser.Add(1)
