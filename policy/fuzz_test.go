@@ -74,8 +74,9 @@ func FuzzRuleNeeds(f *testing.F) {
 	f.Add("sh <(curl x)")
 	f.Add(`bash -c "$( curl x)"`)
 	f.Fuzz(func(t *testing.T, s string) {
-		for i := range defaultRules {
-			r := &defaultRules[i]
+		rules := defaultRules()
+		for i := range rules {
+			r := &rules[i]
 			if r.re.MatchString(s) && !r.mayMatch(s) {
 				t.Fatalf("rule %s matches %q, but its prefilter says it cannot", r.Name, s)
 			}
@@ -85,7 +86,7 @@ func FuzzRuleNeeds(f *testing.F) {
 
 // FuzzPrefilter: the first-byte test never rules out a match.
 func FuzzPrefilter(f *testing.F) {
-	for _, r := range defaultRules {
+	for _, r := range defaultRules() {
 		f.Add(r.Pattern, "sudo rm -rf /")
 	}
 	f.Add(`^(?i)sudo`, "SUDO x")
@@ -134,7 +135,7 @@ func TestPrefilter(t *testing.T) {
 	// Every default rule's cheap tests agree with its regexp on every line
 	// the tests use.
 	for _, line := range seedLines() {
-		for _, r := range defaultRules {
+		for _, r := range defaultRules() {
 			if r.re.MatchString(line) && !r.mayMatch(line) {
 				t.Errorf("rule %s: the prefilter hides a match of %q", r.Name, line)
 			}

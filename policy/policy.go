@@ -57,7 +57,8 @@ var errEmptyPattern = errors.New("it is empty, which would match every command; 
 // patterns, and the configured allow patterns (none: every command that is
 // not denied is allowed).
 func New(deny, allow []string) (*Policy, error) {
-	p := &Policy{deny: append(make([]Rule, 0, len(defaultRules)+len(deny)), defaultRules...)}
+	defaults := defaultRules()
+	p := &Policy{deny: append(make([]Rule, 0, len(defaults)+len(deny)), defaults...)}
 	for i, pattern := range deny {
 		re, err := compile("commandPolicy.deny", i, pattern)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"strings"
+	"sync"
 )
 
 //go:embed risk.txt
@@ -27,8 +28,10 @@ type programRisk struct {
 	rows    []riskRow
 }
 
-// riskTable is risk.txt, by program base name.
-var riskTable = mustParseRiskTable(riskText)
+// riskTable is risk.txt, by program base name, parsed on first use: most of
+// wisp's processes (the sandbox helper, `wisp run`, `wisp version`) never
+// classify a line, and every one of them would pay for it at start.
+var riskTable = sync.OnceValue(func() map[string]*programRisk { return mustParseRiskTable(riskText) })
 
 func mustParseRiskTable(text string) map[string]*programRisk {
 	table, err := parseRiskTable(text)

@@ -3,6 +3,7 @@ package policy
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Scope says what a rule's pattern is matched against.
@@ -69,11 +70,11 @@ const (
 	shellProgram = `(?:\S*/)?(?:sh|bash|dash|zsh|ksh|mksh|ash|fish|csh|tcsh)`
 )
 
-// defaultRules always apply, before the configured ones. They follow ADR
+// defaultRuleText always applies, before the configured ones. They follow ADR
 // 0009 (sudo, rm -rf /, piping into a shell, filesystem creation, dd to a
 // device), 0046 and 0048 (wisp approvals and facts), and 0054 (a nested
 // wisp agent).
-var defaultRules = []Rule{
+var defaultRuleText = []Rule{
 	{
 		Name:    "sudo",
 		Pattern: `^(?:sudo|sudoedit|doas|pkexec|run0|su)` + ends,
@@ -148,16 +149,20 @@ var defaultRules = []Rule{
 	},
 }
 
-func init() {
-	for i := range defaultRules {
-		defaultRules[i].re = regexp.MustCompile(defaultRules[i].Pattern)
-		defaultRules[i].first = prefilterFor(defaultRules[i].Pattern)
+// defaultRules are defaultRuleText compiled, on first use rather than in an
+// init: the sandbox helper is wisp's own executable and never checks a line,
+// and every start would pay for the compiling.
+var defaultRules = sync.OnceValue(func() []Rule {
+	rules := make([]Rule, len(defaultRuleText))
+	copy(rules, defaultRuleText)
+	for i := range rules {
+		rules[i].re = regexp.MustCompile(rules[i].Pattern)
+		rules[i].first = prefilterFor(rules[i].Pattern)
 	}
-}
+	return rules
+})
 
 // DefaultRules returns the default deny list, which always applies.
 func DefaultRules() []Rule {
-	out := make([]Rule, len(defaultRules))
-	copy(out, defaultRules)
-	return out
+	return append([]Rule(nil), defaultRules()...)
 }
