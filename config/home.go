@@ -47,6 +47,10 @@ func (h Home) AuditFile() string     { return filepath.Join(h.Dir, "logs", "audi
 func (h Home) OutputsDir() string    { return filepath.Join(h.Dir, "outputs") }
 func (h Home) ThreadsDir() string    { return filepath.Join(h.Dir, "threads") }
 
+// SandboxProbeFile remembers what the sandbox's probe of this system found,
+// so that not every wisp process pays for probing again.
+func (h Home) SandboxProbeFile() string { return filepath.Join(h.Dir, "cache", "sandbox-probe.json") }
+
 // Ensure creates the home with mode 0700 when it is missing, and the
 // subdirectory sub (if any) inside it, also 0700. An existing home keeps
 // its mode: `wisp doctor` reports a loose one rather than wisp changing it.

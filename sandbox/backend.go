@@ -29,6 +29,11 @@ type AttrCommander interface {
 	CommandAttr(spec Spec, line string) ([]string, *syscall.SysProcAttr, error)
 }
 
+// ProbeCacher is implemented by a backend whose probe of the system (the
+// Landlock helper's namespace probe, a process start of its own) can be
+// remembered in a file in wisp's home across wisp's processes.
+type ProbeCacher interface{ CacheProbeIn(file string) }
+
 // Shell is the shell every command line runs in, confined or not.
 const Shell = "/bin/sh"
 

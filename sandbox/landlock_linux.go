@@ -20,9 +20,10 @@ type Landlock struct {
 	exe      string // the real path of wisp's executable
 	features LandlockFeatures
 
-	nsOnce  sync.Once
-	ns      Namespace // as asked, then as probed
-	nsWhyNo string    // why no namespace can be had, when ns is none
+	nsOnce     sync.Once
+	ns         Namespace // as asked, then as probed
+	nsWhyNo    string    // why no namespace can be had, when ns is none
+	probeCache string    // where the probe's answer is remembered, or ""
 }
 
 // NewLandlock returns the Landlock backend that runs exe as its helper. ns
@@ -73,27 +74,48 @@ func (l *Landlock) Executable() string { return l.exe }
 func (l *Landlock) Namespace() (Namespace, string) {
 	l.nsOnce.Do(func() {
 		if l.ns == NamespaceAuto {
-			l.ns, l.nsWhyNo = probeHelper(l.exe)
+			l.ns, l.nsWhyNo = l.probe()
 		}
 	})
 	return l.ns, l.nsWhyNo
 }
 
-// probeHelper runs the helper's namespace probe.
-func probeHelper(exe string) (Namespace, string) {
+// probe runs the helper's namespace probe, or takes its answer from the
+// cache when nothing it depends on has changed since.
+func (l *Landlock) probe() (Namespace, string) {
+	fingerprint, err := "", error(nil)
+	if l.probeCache != "" {
+		fingerprint, err = probeFingerprint(l.exe)
+		if ns, why, ok := cachedProbe(l.probeCache, fingerprint); err == nil && ok {
+			return ns, why
+		}
+	}
+	ns, why, definite := probeHelper(l.exe)
+	if l.probeCache != "" && err == nil && definite {
+		rememberProbe(l.probeCache, fingerprint, ns, why)
+	}
+	return ns, why
+}
+
+// probeHelper runs the helper's namespace probe. The answer is definite
+// when the helper said which namespace works or why none does; a probe that
+// could not run or was cut short is not, and is not remembered.
+func probeHelper(exe string) (ns Namespace, why string, definite bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var stdout, stderr bytes.Buffer
 	cmd := exec.CommandContext(ctx, exe, helperArgs{probe: true}.encode()...)
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
+	var exit *exec.ExitError
 	switch ns := Namespace(strings.TrimSpace(stdout.String())); {
 	case err == nil && (ns == NamespaceMount || ns == NamespaceUser):
-		return ns, ""
+		return ns, "", true
 	case stderr.Len() > 0:
-		return NamespaceNone, strings.TrimSpace(strings.TrimPrefix(stderr.String(), "wisp: error: sandbox: "))
+		definite = errors.As(err, &exit) && exit.ExitCode() == HelperFailedStatus && ctx.Err() == nil
+		return NamespaceNone, strings.TrimSpace(strings.TrimPrefix(stderr.String(), "wisp: error: sandbox: ")), definite
 	}
-	return NamespaceNone, fmt.Sprintf("the namespace probe failed: %v", err)
+	return NamespaceNone, fmt.Sprintf("the namespace probe failed: %v", err), false
 }
 
 // Check keeps wisp's home and the helper's executable unwritable or

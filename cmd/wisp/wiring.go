@@ -80,6 +80,10 @@ func wireSandbox(app *App, r *runner.Runner, home config.Home, cfg config.Config
 		return fmt.Errorf("find wisp's own binary for the sandbox helper: %w", err)
 	}
 	r.Backend, r.BackendErr = sandbox.Detect(exe)
+	if c, ok := r.Backend.(sandbox.ProbeCacher); ok {
+		// doctor and `sandbox report` leave this out and probe afresh.
+		c.CacheProbeIn(home.SandboxProbeFile())
+	}
 	r.Nested = sandbox.Nested()
 	if r.Backend != nil {
 		// What this system cannot protect is reported; a root holding
