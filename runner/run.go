@@ -42,8 +42,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 		}
 	}
 	er, err := execute(ctx, spec)
-	file.Close()
-	_ = r.Store.Prune()
+	file.Close() // adds the output to the store, pruning the oldest when due
 	if err != nil {
 		return res, err
 	}

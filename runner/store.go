@@ -11,18 +11,43 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
 // Store keeps each command's whole output under the home's outputs/, one
-// file a command, capped per file and in total, the oldest pruned first.
+// file a command, capped per file, in total bytes and in number of files,
+// the oldest pruned first.
+//
+// The totals are kept in a small ledger (outputs/.usage) that each command
+// adds its output to under an flock, so that a command costs a few system
+// calls however many outputs are kept, where listing and measuring every
+// file cost one stat per output on every command. The files are the truth:
+// the ledger is rebuilt from them when it is missing or unreadable, every
+// RescanEvery outputs (so an output whose wisp died before adding it
+// counts soon), and whenever it says a cap is passed.
 type Store struct {
 	Dir       string
 	FileBytes int64
 	MaxBytes  int64
+	MaxFiles  int // 0 means DefaultMaxFiles
 	Now       func() time.Time
 }
+
+// DefaultMaxFiles is how many outputs the store keeps at most when MaxFiles
+// is not set: many commands print nothing, and bytes alone would let their
+// files pile up without end.
+const DefaultMaxFiles = 1000
+
+// RescanEvery is how many outputs the ledger adds before it is rebuilt from
+// the files.
+const RescanEvery = 200
+
+// usageFile is the ledger's name in the store's folder; it does not end in
+// .log, so it is never taken for an output.
+const usageFile = ".usage"
 
 // IDPattern matches the ids NewID makes.
 var IDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$`)
@@ -39,6 +64,7 @@ func NewID(now time.Time) string {
 // storeWriter writes one output file up to the per-file cap, then only
 // counts, so the disk stays bounded too.
 type storeWriter struct {
+	store   *Store
 	f       *os.File
 	limit   int64
 	written int64
@@ -55,7 +81,7 @@ func (s *Store) Create() (string, *storeWriter, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("create output %s: %w", id, err)
 	}
-	return id, &storeWriter{f: f, limit: s.FileBytes}, nil
+	return id, &storeWriter{store: s, f: f, limit: s.FileBytes}, nil
 }
 
 func (w *storeWriter) Write(p []byte) (int, error) {
@@ -77,12 +103,20 @@ func (w *storeWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// Close notes a truncation at the end of the file and closes it.
+// Close notes a truncation at the end of the file, closes it, and adds it
+// to the store's ledger, pruning the oldest outputs when a cap is passed.
 func (w *storeWriter) Close() error {
 	if w.dropped > 0 {
 		fmt.Fprintf(w.f, "\n[wisp: output store cap reached; %d more bytes were not kept]\n", w.dropped)
 	}
-	return w.f.Close()
+	size := w.written
+	if info, err := w.f.Stat(); err == nil {
+		size = info.Size()
+	}
+	if err := w.f.Close(); err != nil {
+		return err
+	}
+	return w.store.add(size)
 }
 
 func (s *Store) path(id string) string { return filepath.Join(s.Dir, id+".log") }
@@ -114,11 +148,95 @@ func (s *Store) Read(id string, off int64, n int) ([]byte, error) {
 	return buf[:k], nil
 }
 
-// Prune removes the oldest outputs until the store is within MaxBytes.
+// usage is what the ledger holds: the outputs kept, their bytes, and how
+// many outputs were added since the ledger was last rebuilt from the files.
+type usage struct {
+	files, bytes, added int64
+}
+
+func (s *Store) maxFiles() int64 {
+	if s.MaxFiles > 0 {
+		return int64(s.MaxFiles)
+	}
+	return DefaultMaxFiles
+}
+
+// add counts one new output of size bytes in the ledger.
+func (s *Store) add(size int64) error {
+	return s.withLedger(func(u usage, ok bool) usage {
+		u.files, u.bytes, u.added = u.files+1, u.bytes+size, u.added+1
+		if !ok || u.added >= RescanEvery || u.bytes > s.MaxBytes || u.files > s.maxFiles() {
+			return s.prune()
+		}
+		return u
+	})
+}
+
+// Prune rebuilds the ledger from the files, removing the oldest outputs
+// until the store is within its caps. Adding an output does this when it
+// is due; Prune does it now.
 func (s *Store) Prune() error {
+	return s.withLedger(func(usage, bool) usage { return s.prune() })
+}
+
+// withLedger runs update on the ledger under an exclusive flock and writes
+// back what it returns. ok is false when there was no readable ledger.
+func (s *Store) withLedger(update func(u usage, ok bool) usage) error {
+	f, err := os.OpenFile(filepath.Join(s.Dir, usageFile), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return fmt.Errorf("open the output store's ledger: %w", err)
+	}
+	defer f.Close()
+	if err := flock(f); err != nil {
+		return fmt.Errorf("lock the output store's ledger: %w", err)
+	}
+	u, ok := readUsage(f)
+	line := formatUsage(update(u, ok))
+	if _, err := f.WriteAt(line, 0); err != nil {
+		return fmt.Errorf("write the output store's ledger: %w", err)
+	}
+	return f.Truncate(int64(len(line)))
+}
+
+func flock(f *os.File) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+// readUsage reads "FILES BYTES ADDED\n"; anything else is no ledger.
+func readUsage(f *os.File) (usage, bool) {
+	var buf [96]byte
+	n, _ := f.ReadAt(buf[:], 0)
+	fields := strings.Fields(string(buf[:n]))
+	if n == 0 || n == len(buf) || buf[n-1] != '\n' || len(fields) != 3 {
+		return usage{}, false
+	}
+	var vals [3]int64
+	for i, field := range fields {
+		v, err := strconv.ParseInt(field, 10, 64)
+		if err != nil || v < 0 {
+			return usage{}, false
+		}
+		vals[i] = v
+	}
+	return usage{files: vals[0], bytes: vals[1], added: vals[2]}, true
+}
+
+func formatUsage(u usage) []byte {
+	return fmt.Appendf(nil, "%d %d %d\n", u.files, u.bytes, u.added)
+}
+
+// prune lists and measures every output, removes the oldest until the
+// store is within its caps (the newest is always kept), and returns what
+// is left.
+func (s *Store) prune() usage {
 	entries, err := os.ReadDir(s.Dir)
 	if err != nil {
-		return err
+		return usage{}
 	}
 	type out struct {
 		name string
@@ -127,18 +245,23 @@ func (s *Store) Prune() error {
 	var outs []out
 	var total int64
 	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".log") {
+			continue
+		}
 		info, err := e.Info()
-		if err != nil || !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".log") {
+		if err != nil {
 			continue
 		}
 		outs = append(outs, out{e.Name(), info.Size()})
 		total += info.Size()
 	}
 	sort.Slice(outs, func(i, j int) bool { return outs[i].name < outs[j].name })
-	for i := 0; total > s.MaxBytes && i < len(outs)-1; i++ {
-		if err := os.Remove(filepath.Join(s.Dir, outs[i].name)); err == nil {
+	kept := int64(len(outs))
+	for i := 0; (total > s.MaxBytes || kept > s.maxFiles()) && i < len(outs)-1; i++ {
+		if err := os.Remove(filepath.Join(s.Dir, outs[i].name)); err == nil || errors.Is(err, fs.ErrNotExist) {
 			total -= outs[i].size
+			kept--
 		}
 	}
-	return nil
+	return usage{files: kept, bytes: total}
 }
