@@ -77,7 +77,7 @@ func FuzzRuleNeeds(f *testing.F) {
 		rules := defaultRules()
 		for i := range rules {
 			r := &rules[i]
-			if r.re.MatchString(s) && !r.mayMatch(s) {
+			if r.re().MatchString(s) && !r.mayMatch(s) {
 				t.Fatalf("rule %s matches %q, but its prefilter says it cannot", r.Name, s)
 			}
 		}
@@ -136,7 +136,7 @@ func TestPrefilter(t *testing.T) {
 	// the tests use.
 	for _, line := range seedLines() {
 		for _, r := range defaultRules() {
-			if r.re.MatchString(line) && !r.mayMatch(line) {
+			if r.re().MatchString(line) && !r.mayMatch(line) {
 				t.Errorf("rule %s: the prefilter hides a match of %q", r.Name, line)
 			}
 		}

@@ -65,7 +65,7 @@ func New(deny, allow []string) (*Policy, error) {
 			return nil, err
 		}
 		name := "commandPolicy.deny[" + strconv.Itoa(i) + "]"
-		p.deny = append(p.deny, Rule{Name: name, Pattern: pattern, re: re, first: prefilterFor(pattern), Scope: Both,
+		p.deny = append(p.deny, Rule{Name: name, Pattern: pattern, re: compiled(re), first: prefilterFor(pattern), Scope: Both,
 			Reason: "the operator's pattern " + pattern,
 			Hint:   "the operator does not allow this here; find another way, or ask the person"})
 	}

@@ -38,12 +38,11 @@ func assessCommand(program string, words []word, t *tally) Level {
 // lookupRisk finds a program's rows; a versioned name (python3.12,
 // mkfs.ext4) falls back to the name before its first dot.
 func lookupRisk(program string) *programRisk {
-	table := riskTable()
-	if entry := table[program]; entry != nil {
+	if entry := riskFor(program); entry != nil {
 		return entry
 	}
 	if dot := strings.IndexByte(program, '.'); dot > 0 {
-		return table[program[:dot]]
+		return riskFor(program[:dot])
 	}
 	return nil
 }

@@ -28,17 +28,61 @@ type programRisk struct {
 	rows    []riskRow
 }
 
-// riskTable is risk.txt, by program base name, parsed on first use: most of
-// wisp's processes (the sandbox helper, `wisp run`, `wisp version`) never
-// classify a line, and every one of them would pay for it at start.
-var riskTable = sync.OnceValue(func() map[string]*programRisk { return mustParseRiskTable(riskText) })
+// riskEntries holds what risk.txt says about each program asked about so
+// far (nil for a program it does not list), read from the text on first
+// use: parsing the whole table cost every wisp process that checked a line
+// ~3,400 allocations at start, and a line names a handful of programs.
+var riskEntries sync.Map // program name -> *programRisk
 
-func mustParseRiskTable(text string) map[string]*programRisk {
-	table, err := parseRiskTable(text)
-	if err != nil {
-		panic("policy: risk.txt: " + err.Error())
+// riskFor returns risk.txt's rows and options for program, or nil.
+func riskFor(program string) *programRisk {
+	if e, ok := riskEntries.Load(program); ok {
+		return e.(*programRisk)
 	}
-	return table
+	e, _ := riskEntries.LoadOrStore(program, parseRiskEntry(riskText, program))
+	return e.(*programRisk)
+}
+
+// parseRiskEntry reads only the lines of text that name program, which
+// gives the same rows in the same order as parseRiskTable does for it. The
+// whole text's errors are parseRiskTable's to find, in the tests.
+func parseRiskEntry(text, program string) *programRisk {
+	table := map[string]*programRisk{}
+	for line := range strings.Lines(text) {
+		if linesProgram(line, program) {
+			_ = addRiskLine(table, strings.Fields(line))
+		}
+	}
+	return table[program]
+}
+
+// linesProgram reports whether a line of risk.txt is about program: its
+// first word names it among its | alternatives, or it is program's options
+// line.
+func linesProgram(line, program string) bool {
+	first, rest := nextWord(line)
+	if first == "" || strings.HasPrefix(first, "#") {
+		return false
+	}
+	if first == "options" {
+		second, _ := nextWord(rest)
+		return second == program
+	}
+	for alt := range strings.SplitSeq(first, "|") {
+		if alt == program {
+			return true
+		}
+	}
+	return false
+}
+
+func nextWord(s string) (word, rest string) {
+	s = strings.TrimLeft(s, " \t")
+	end := strings.IndexAny(s, " \t\r\n")
+	if end < 0 {
+		return s, ""
+	}
+	return s[:end], s[end:]
 }
 
 func parseRiskTable(text string) (map[string]*programRisk, error) {

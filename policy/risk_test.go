@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -140,6 +141,28 @@ func TestLevel(t *testing.T) {
 	data, err := json.Marshal(Assessment{Level: High, Reasons: []string{"x"}})
 	if err != nil || string(data) != `{"Level":"high","Reasons":["x"]}` {
 		t.Errorf("JSON of an assessment: %s %v", data, err)
+	}
+}
+
+// Reading one program's lines gives what reading the whole table gives it,
+// for every program, and nothing for the rest.
+func TestRiskEntryIsTheTablesRow(t *testing.T) {
+	table, err := parseRiskTable(riskText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for program, want := range table {
+		if got := parseRiskEntry(riskText, program); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: read alone %+v, in the table %+v", program, got, want)
+		}
+		if got := riskFor(program); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: riskFor gives %+v, the table %+v", program, got, want)
+		}
+	}
+	for _, program := range []string{"#", "options", "low", "moderate", "nosuchprogram", "", "|"} {
+		if got := parseRiskEntry(riskText, program); got != nil {
+			t.Errorf("%q is not a program of risk.txt, yet reads as %+v", program, got)
+		}
 	}
 }
 

@@ -27,7 +27,7 @@ type Rule struct {
 	Reason  string // what the command would do, for a person: "runs a command as root"
 	Hint    string // what the model may do instead
 	Scope   Scope
-	re      *regexp.Regexp
+	re      func() *regexp.Regexp // compiled on first use: see compileLater
 	first   firstBytes
 	// needs, when set, are strings one of which every match contains: a
 	// cheap test before a pattern with no literal start (tests check it).
@@ -50,7 +50,19 @@ func (r *Rule) mayMatch(s string) bool {
 	return false
 }
 
-func (r *Rule) matches(s string) bool { return r.mayMatch(s) && r.re.MatchString(s) }
+func (r *Rule) matches(s string) bool { return r.mayMatch(s) && r.re().MatchString(s) }
+
+// compileLater returns pattern's regexp, compiled the first time it is
+// asked for. Most lines are ruled out by a rule's cheap tests first, and a
+// wisp that checks one line (wisp run) would otherwise compile every
+// default pattern for nothing. The default patterns are compiled by the
+// tests, so MustCompile cannot fail at run time.
+func compileLater(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
+
+// compiled is a regexp already compiled, as the rules' re field holds it.
+func compiled(re *regexp.Regexp) func() *regexp.Regexp { return func() *regexp.Regexp { return re } }
 
 // Pieces of the default patterns.
 const (
@@ -156,7 +168,7 @@ var defaultRules = sync.OnceValue(func() []Rule {
 	rules := make([]Rule, len(defaultRuleText))
 	copy(rules, defaultRuleText)
 	for i := range rules {
-		rules[i].re = regexp.MustCompile(rules[i].Pattern)
+		rules[i].re = compileLater(rules[i].Pattern)
 		rules[i].first = prefilterFor(rules[i].Pattern)
 	}
 	return rules
