@@ -13,8 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
-
-	"github.com/google/renameio/v2"
 )
 
 // The namespace probe starts the helper once more, which costs as much as
@@ -85,7 +83,18 @@ func rememberProbe(file, fingerprint string, ns Namespace, why string) {
 	if os.MkdirAll(filepath.Dir(file), 0o700) != nil {
 		return
 	}
-	_ = renameio.WriteFile(file, append(data, '\n'), 0o600, renameio.WithStaticPermissions(0o600))
+	// A temporary file renamed over the record: a reader sees the old
+	// record or the new one, never half of one. Not fsynced: a record lost
+	// in a crash only means one more probe.
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".sandbox-probe-*")
+	if err != nil {
+		return
+	}
+	defer os.Remove(tmp.Name())
+	_, err = tmp.Write(append(data, '\n'))
+	if cerr := tmp.Close(); err == nil && cerr == nil {
+		_ = os.Rename(tmp.Name(), file)
+	}
 }
 
 // probeFingerprint digests what the probe's answer depends on: this boot,
