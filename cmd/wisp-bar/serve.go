@@ -56,7 +56,7 @@ func barConfig(home config.Home, p platform, t *tray, logger *log.Logger) bar.Co
 	return bar.Config{
 		Channel: pending.New(home.PendingDir(), refused), Tray: t, Desktop: p.desktop,
 		Face: p.face, BannersOff: p.off, AuditFile: home.AuditFile(), Home: userHome,
-		Log: func(msg string) { logger.Print(msg) }, Quit: systray.Quit,
+		Log: func(msg string) { logger.Print(msg) }, Quit: quitTray,
 	}
 }
 
@@ -71,12 +71,12 @@ func runTray(b *bar.Bar, t *tray) {
 		go func() {
 			defer close(done)
 			b.Run(ctx)
-			systray.Quit()
+			quitTray()
 		}()
 		go refreshOnOpen(ctx, b)
 	}
 	go quitOnSignal(ctx)
-	systray.Run(ready, func() { cancel(); t.stop() })
+	runSystray(ready, func() { cancel(); t.stop() })
 	select {
 	case <-done:
 	case <-time.After(stopGuard):
@@ -89,7 +89,7 @@ func quitOnSignal(ctx context.Context) {
 	defer signal.Stop(signals)
 	select {
 	case <-signals:
-		systray.Quit()
+		quitTray()
 	case <-ctx.Done():
 	}
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"strings"
+	"sync"
+
+	"fyne.io/systray"
 
 	"github.com/wisp-sh/wisp/bar"
 )
@@ -23,3 +26,26 @@ func trayTitle(m bar.Menu) string {
 	}
 	return m.Tooltip
 }
+
+// runSystray runs the tray until quitTray, calling ready once the item is
+// on the bus. fyne.io/systray v1.12.2's Run calls its ready callback on a
+// goroutine while it is still exporting the item, and an icon, title or
+// tooltip set in that window is lost until it next changes (seen in CI: the
+// Title read "" with the menu already built). Starting it ourselves and then
+// calling ready closes the window.
+func runSystray(ready, exit func()) {
+	start, end := systray.RunWithExternalLoop(nil, exit)
+	start()
+	ready()
+	<-trayQuit
+	end()
+}
+
+var (
+	trayQuit     = make(chan struct{})
+	trayQuitOnce sync.Once
+)
+
+// quitTray ends runSystray; it may be called more than once, from any
+// goroutine.
+func quitTray() { trayQuitOnce.Do(func() { close(trayQuit) }) }
