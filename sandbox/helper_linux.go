@@ -50,6 +50,9 @@ func confineAndExec(h helperArgs) (int, error) {
 			return 0, err
 		}
 	}
+	if err := dropTracing(os.Geteuid()); err != nil {
+		return 0, err
+	}
 	cfg := landlockConfig(features, !h.noNetwork)
 	rules, err := landlockRules(cfg, h.roots)
 	if err != nil {

@@ -1,0 +1,7 @@
+//go:build !linux
+
+package sandboxtest
+
+import "errors"
+
+func seizeParent() error { return errors.New("seize-parent is a Linux probe") }

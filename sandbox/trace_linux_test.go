@@ -1,0 +1,118 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/sandboxtest"
+)
+
+// A command the served helper starts shares its Landlock domain with the
+// helper's serving thread, and a trace of that thread would reach the
+// helper's other threads, which Landlock does not confine: a way out of
+// the sandbox. The helper is undumpable and the commands hold no
+// CAP_SYS_PTRACE, so no command can trace it, root's included.
+func TestServedHelperCannotBeTraced(t *testing.T) {
+	exe := testExecutable(t)
+	l := newLandlock(t, exe, sandbox.NamespaceAuto)
+	dir := t.TempDir()
+	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: dir, WispHome: t.TempDir(),
+		UserHome: dir, AllowNetwork: true, Getenv: os.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seize := []string{exe, sandboxtest.ProbeCommand, "seize-parent"}
+	if out, err := exec.Command(seize[0], seize[1:]...).CombinedOutput(); err != nil {
+		t.Fatalf("control: unconfined, the probe could not trace its parent, so the case proves nothing: %v\n%s", err, out)
+	}
+	sv, err := l.Serve(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sv.Close()
+	out, status := serveAndWait(t, sv, dir, seize)
+	if status == 0 {
+		t.Fatalf("a command traced the served helper that started it:\n%s", out)
+	}
+	if !strings.Contains(out, "could be traced") {
+		t.Fatalf("the probe failed for another reason (status %d):\n%s", status, out)
+	}
+}
+
+// As root, a confined command has lost CAP_SYS_PTRACE, through the served
+// helper and the per-command one alike.
+func TestRootCommandsHoldNoPtrace(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("root's capabilities are what this checks")
+	}
+	exe := testExecutable(t)
+	for _, ns := range []sandbox.Namespace{sandbox.NamespaceNone, sandbox.NamespaceMount} {
+		t.Run(string(ns), func(t *testing.T) {
+			l := newLandlock(t, exe, ns)
+			p := newProject(t, true)
+			if ns == sandbox.NamespaceNone {
+				p.spec.Protected = nil
+			}
+			out, err := confinedCmd(t, l, p, "grep CapBnd /proc/self/status").CombinedOutput()
+			if err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			checkNoPtrace(t, "the per-command helper's", string(out))
+			sv, err := l.Serve(p.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sv.Close()
+			served, status := serveAndWait(t, sv, p.dir, []string{sandbox.Shell, "-c", "grep CapBnd /proc/self/status"})
+			if status != 0 {
+				t.Fatalf("status %d: %s", status, served)
+			}
+			checkNoPtrace(t, "the served helper's", served)
+		})
+	}
+}
+
+func checkNoPtrace(t *testing.T, whose, capBnd string) {
+	t.Helper()
+	bounding, err := strconv.ParseUint(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(capBnd), "CapBnd:")), 16, 64)
+	if err != nil {
+		t.Fatalf("%q: %v", capBnd, err)
+	}
+	if bounding&(1<<unix.CAP_SYS_PTRACE) != 0 {
+		t.Errorf("%s command kept CAP_SYS_PTRACE (bounding set %x)", whose, bounding)
+	}
+}
+
+func serveAndWait(t *testing.T, sv *sandbox.Server, dir string, argv []string) (string, int) {
+	t.Helper()
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devNull.Close()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pr.Close()
+	_, wait, err := sv.Start(sandbox.ServeRequest{Argv: argv, Dir: dir, Env: os.Environ(),
+		Stdin: devNull, Stdout: pw, Stderr: pw})
+	pw.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	out.ReadFrom(pr)
+	ws, err := wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), ws.ExitStatus()
+}
