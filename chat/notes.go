@@ -22,6 +22,8 @@ func personNotes(res runner.Result) []string {
 		notes = append(notes, "· "+strings.Trim(res.StatusLine(), "[]"))
 	case res.Canceled:
 		notes = append(notes, "· stopped: the command and its processes were ended")
+	case res.ExitCode < 0:
+		notes = append(notes, "· "+strings.Trim(res.StatusLine(), "[]"))
 	case res.ExitCode > 128 && res.ExitCode < 128+65:
 		notes = append(notes, fmt.Sprintf("· exit status %d (%s)", res.ExitCode, syscall.Signal(res.ExitCode-128)))
 	case res.ExitCode != 0:

@@ -191,6 +191,8 @@ func (res Result) StatusLine() string {
 		return fmt.Sprintf("[timed out after %s: the command and its processes were stopped]", res.Timeout)
 	case res.Canceled:
 		return "[stopped: the command and its processes were ended]"
+	case res.ExitCode < 0:
+		return "[exit status unknown: wisp could not learn how the command ended]"
 	}
 	return fmt.Sprintf("[exit status %d]", res.ExitCode)
 }

@@ -2,6 +2,7 @@ package runner_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -78,4 +79,37 @@ func commandLinesWith(t *testing.T, s string) []string {
 		}
 	}
 	return out
+}
+
+// A command that stops its served helper (they share a Landlock domain)
+// does not hang the session: its run ends, and the next command runs,
+// confined, through a helper of its own.
+func TestServedHelperStoppedByItsCommand(t *testing.T) {
+	f := newFixture(t, true)
+	t.Cleanup(f.r.Close)
+	done := make(chan string, 1)
+	go func() {
+		res, err := f.r.Run(context.Background(), runner.Request{Line: "kill -STOP $PPID", Origin: runner.Model})
+		done <- fmt.Sprintf("exit %d, %q, error %v", res.ExitCode, res.ModelText(), err)
+	}()
+	select {
+	case how := <-done:
+		// It either ended unknown (the helper said "started" and then
+		// stopped) or was not run again (it stopped before saying so).
+		if !strings.Contains(how, "exit status unknown") && !strings.Contains(how, "not run again") {
+			t.Errorf("the run that stopped its helper: %s", how)
+		}
+	case <-time.After(8 * time.Second):
+		t.Fatal("the runner still waits on a helper its command stopped")
+	}
+	res := f.run(t, runner.Request{Line: "touch inside-after && touch " + filepath.Join(f.outside, "after"), Origin: runner.Model})
+	if res.ExitCode == 0 || !strings.Contains(res.ModelText(), "sandbox:") {
+		t.Fatalf("the next command wrote outside the roots, or was not named refused: %q", res.ModelText())
+	}
+	if _, err := os.Stat(filepath.Join(f.outside, "after")); err == nil {
+		t.Error("the next command created the file outside")
+	}
+	if _, err := os.Stat(filepath.Join(f.project, "inside-after")); err != nil {
+		t.Errorf("the next command did not run: %v", err)
+	}
 }

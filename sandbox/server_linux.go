@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -32,6 +33,9 @@ type Server struct {
 	pending map[uint64]chan startReply
 	dead    error // set once the helper is gone
 	done    chan struct{}
+	// readerDone is closed when readReplies has returned: only then may the
+	// socket be closed (done can close before, when the helper is ended).
+	readerDone chan struct{}
 }
 
 // ServeRequest is one command for a Server: argv (argv[0] absolute) in
@@ -45,8 +49,25 @@ type ServeRequest struct {
 	Session               bool
 }
 
-// ErrServerGone is wrapped when the served helper has exited.
+// ErrServerGone is wrapped when the served helper has exited, or was ended
+// because it stopped answering.
 var ErrServerGone = errors.New("the served sandbox helper is gone")
+
+// A command shares its Landlock domain with the helper's serving thread,
+// so it can signal it: a SIGSTOP (kill -STOP $PPID) would leave wisp waiting
+// for answers that never come. These bound the waits on a live helper; one
+// that misses them is ended, and every run waiting on it learns it is gone.
+var (
+	// startReplyTimeout bounds the wait for "started": the helper forks
+	// and replies at once.
+	startReplyTimeout = 10 * time.Second
+	// doneReplyGrace bounds the wait for a command's status once the
+	// kernel says the command has ended.
+	doneReplyGrace = 2 * time.Second
+	// stopCheckEvery is how often a late answer makes wisp look whether
+	// the helper is stopped, which ends it at once.
+	stopCheckEvery = 200 * time.Millisecond
+)
 
 // Serve starts a Server for spec: the helper with the flags a single
 // command would get, plus --serve. It returns once the helper has
@@ -107,7 +128,8 @@ func startServer(exe string, h helperArgs, attr *syscall.SysProcAttr) (*Server, 
 		ours.Close()
 		return nil, fmt.Errorf("start the served sandbox helper: %w", err)
 	}
-	s := &Server{conn: ours, cmd: cmd, pending: map[uint64]chan startReply{}, done: make(chan struct{})}
+	s := &Server{conn: ours, cmd: cmd, pending: map[uint64]chan startReply{}, done: make(chan struct{}),
+		readerDone: make(chan struct{})}
 	if err := s.awaitReady(&stderr); err != nil {
 		return nil, err
 	}
@@ -148,6 +170,7 @@ func (s *Server) readReply() (startReply, error) {
 // readReplies hands each reply to the request waiting for it, until the
 // helper goes; then every waiter learns it is gone.
 func (s *Server) readReplies() {
+	defer close(s.readerDone)
 	for {
 		r, err := s.readReply()
 		if err != nil {
@@ -195,7 +218,7 @@ func (s *Server) Start(req ServeRequest) (pid int, wait func() (syscall.WaitStat
 		s.forget(id)
 		return 0, nil, fmt.Errorf("%w: %w", ErrNotStarted, err)
 	}
-	first, err := s.await(ch)
+	first, err := s.awaitStart(ch)
 	switch {
 	case err != nil:
 		return 0, nil, err
@@ -204,10 +227,84 @@ func (s *Server) Start(req ServeRequest) (pid int, wait func() (syscall.WaitStat
 	case !s.isOwnLeader(first.Pid):
 		return 0, nil, fmt.Errorf("%w: it named pid %d, not a group leader it started", ErrServerGone, first.Pid)
 	}
+	exited := watchExit(first.Pid)
 	return first.Pid, func() (syscall.WaitStatus, error) {
-		r, err := s.await(ch)
+		defer exited.Close()
+		r, err := s.awaitDone(ch, exited.ended)
 		return syscall.WaitStatus(r.Status), err
 	}, nil
+}
+
+// awaitStart waits for the helper's "started" or its failure to start.
+func (s *Server) awaitStart(ch chan startReply) (startReply, error) {
+	if r, ok := s.awaitReply(ch, startReplyTimeout); ok {
+		return r, nil
+	}
+	return s.await(ch)
+}
+
+// awaitReply waits up to limit for a reply on ch, or for the helper's end;
+// ok is false when it had to end a helper that was stopped or silent.
+func (s *Server) awaitReply(ch chan startReply, limit time.Duration) (startReply, bool) {
+	deadline := time.NewTimer(limit)
+	defer deadline.Stop()
+	check := time.NewTicker(stopCheckEvery)
+	defer check.Stop()
+	for {
+		select {
+		case r := <-ch:
+			return r, true
+		case <-s.done:
+			r, err := s.await(ch)
+			return r, err == nil
+		case <-check.C:
+			if !s.stopped() {
+				continue
+			}
+			s.end(errors.New("a command stopped it (they share the sandbox, so a command can signal it)"))
+		case <-deadline.C:
+			s.end(fmt.Errorf("it did not answer within %v", limit))
+		}
+		return startReply{}, false
+	}
+}
+
+// stopped reports whether the serving process is stopped (state T, or t
+// when traced).
+func (s *Server) stopped() bool {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.servingPid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+	return len(fields) > 0 && (fields[0] == "T" || fields[0] == "t")
+}
+
+// awaitDone waits for the command's status; once the command has ended
+// (ended is closed), the helper has doneReplyGrace to say it.
+func (s *Server) awaitDone(ch chan startReply, ended <-chan struct{}) (startReply, error) {
+	select {
+	case r := <-ch:
+		return r, nil
+	case <-s.done:
+		return s.await(ch)
+	case <-ended:
+	}
+	if r, ok := s.awaitReply(ch, doneReplyGrace); ok {
+		return r, nil
+	}
+	return s.await(ch)
+}
+
+// end kills a helper that stopped answering (a stopped process dies of
+// SIGKILL too) and fails every request waiting on it. In a user namespace
+// the serving process is the helper's child, and is killed as well.
+func (s *Server) end(why error) {
+	if s.servingPid > 0 && s.servingPid != s.cmd.Process.Pid {
+		_ = syscall.Kill(s.servingPid, syscall.SIGKILL)
+	}
+	_ = s.cmd.Process.Kill()
+	s.fail(why)
 }
 
 func (s *Server) send(id uint64, req ServeRequest) error {
@@ -265,14 +362,22 @@ func (s *Server) forget(id uint64) {
 	s.mu.Unlock()
 }
 
-// Close ends the helper: it exits when its socket closes. Commands it
-// started run on, confined, as their own group.
+// Close ends the helper: it exits when its socket closes, or is killed if
+// it has not shortly (a stopped helper never would). Commands it started
+// run on, confined, as their own group.
 func (s *Server) Close() error {
 	// shutdown, not just close: it wakes the reader blocked on the socket
 	// and tells the helper at once.
 	_ = unix.Shutdown(int(s.conn.Fd()), unix.SHUT_RDWR)
-	<-s.done
+	<-s.readerDone
 	err := s.conn.Close()
-	_ = s.cmd.Wait()
+	exited := make(chan struct{})
+	go func() { _ = s.cmd.Wait(); close(exited) }()
+	select {
+	case <-exited:
+	case <-time.After(doneReplyGrace):
+		s.end(errors.New("it did not exit when closed"))
+		<-exited
+	}
 	return err
 }

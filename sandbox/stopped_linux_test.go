@@ -1,0 +1,96 @@
+package sandbox_test
+
+import (
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/wisp-sh/wisp/sandbox"
+)
+
+func servedFor(t *testing.T) (*sandbox.Server, string) {
+	t.Helper()
+	l := newLandlock(t, testExecutable(t), sandbox.NamespaceAuto)
+	dir := t.TempDir()
+	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: dir, WispHome: t.TempDir(),
+		UserHome: dir, AllowNetwork: true, Getenv: os.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sv, err := l.Serve(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sv.Close() })
+	return sv, dir
+}
+
+// A command can stop the served helper that started it (they share a
+// Landlock domain). wisp must not wait for it forever: the command's end
+// is seen from the kernel, the silent helper is ended, and the next command
+// is refused as not started, so the runner starts it another way.
+func TestStoppedHelperIsEnded(t *testing.T) {
+	sandbox.ShortenServeTimeouts(t, 2*time.Second, 500*time.Millisecond)
+	sv, dir := servedFor(t)
+	done := make(chan error, 1)
+	go func() {
+		_, err := serveAndWaitErr(sv, dir, []string{sandbox.Shell, "-c", "kill -STOP $PPID"})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, sandbox.ErrServerGone) {
+			t.Fatalf("the run through a stopped helper ended with %v, want ErrServerGone", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("wisp still waits on a helper its command stopped")
+	}
+	if _, _, err := sv.Start(sandbox.ServeRequest{Argv: sandbox.Plain("true"), Dir: dir, Env: os.Environ(),
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}); !errors.Is(err, sandbox.ErrNotStarted) {
+		t.Fatalf("the next command through the ended helper: %v, want ErrNotStarted", err)
+	}
+}
+
+// A helper stopped while one command runs on does not answer a request to
+// start another: that request gives up, and says the command may have
+// started (so it is not run twice).
+func TestStoppedHelperMissesTheStartDeadline(t *testing.T) {
+	sandbox.ShortenServeTimeouts(t, time.Second, time.Second)
+	sv, dir := servedFor(t)
+	devNull, _ := os.Open(os.DevNull)
+	defer devNull.Close()
+	_, wait, err := sv.Start(sandbox.ServeRequest{Argv: []string{sandbox.Shell, "-c", "kill -STOP $PPID; sleep 5"},
+		Dir: dir, Env: os.Environ(), Stdin: devNull, Stdout: devNull, Stderr: devNull})
+	if err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // the helper stops
+	start := time.Now()
+	_, _, err = sv.Start(sandbox.ServeRequest{Argv: sandbox.Plain("true"), Dir: dir, Env: os.Environ(),
+		Stdin: devNull, Stdout: devNull, Stderr: devNull})
+	if !errors.Is(err, sandbox.ErrServerGone) || errors.Is(err, sandbox.ErrNotStarted) {
+		t.Fatalf("starting through a stopped helper: %v, want ErrServerGone and not ErrNotStarted", err)
+	}
+	if waited := time.Since(start); waited > 10*time.Second {
+		t.Fatalf("the start waited %v", waited)
+	}
+	if _, err := wait(); !errors.Is(err, sandbox.ErrServerGone) {
+		t.Fatalf("the first command's wait: %v, want ErrServerGone", err)
+	}
+}
+
+func serveAndWaitErr(sv *sandbox.Server, dir string, argv []string) (int, error) {
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		return 0, err
+	}
+	defer devNull.Close()
+	_, wait, err := sv.Start(sandbox.ServeRequest{Argv: argv, Dir: dir, Env: os.Environ(),
+		Stdin: devNull, Stdout: devNull, Stderr: devNull})
+	if err != nil {
+		return 0, err
+	}
+	ws, err := wait()
+	return ws.ExitStatus(), err
+}
