@@ -89,7 +89,7 @@ func TestServedHelperStoppedByItsCommand(t *testing.T) {
 	t.Cleanup(f.r.Close)
 	done := make(chan string, 1)
 	go func() {
-		res, err := f.r.Run(context.Background(), runner.Request{Line: "kill -STOP $PPID", Origin: runner.Model})
+		res, err := f.r.Run(context.Background(), runner.Request{Line: "kill -STOP $PPID; sleep 0.05", Origin: runner.Model})
 		done <- fmt.Sprintf("exit %d, %q, error %v", res.ExitCode, res.ModelText(), err)
 	}()
 	select {

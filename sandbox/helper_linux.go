@@ -58,11 +58,16 @@ func confineAndExec(h helperArgs) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if err := restrictThread(cfg, rules); err != nil {
+	// A helper that execs next leaves only this thread, so confining it
+	// is enough. A served helper lives on with the Go runtime's other
+	// threads, and they are confined too: a command shares the helper's
+	// domain, and whatever it could make the helper run must be as
+	// confined as the command itself.
+	if err := restrict(cfg, rules, h.serve); err != nil {
 		return 0, err
 	}
 	if h.noNetwork && features.SocketFilter {
-		if err := filterSockets(); err != nil {
+		if err := filterSockets(h.serve); err != nil {
 			return 0, err
 		}
 	}
@@ -86,6 +91,13 @@ func enterNamespace(h helperArgs, ops []mountOp) error {
 	case namespaceEntered:
 		if inInitialUserNamespace() {
 			return errNotEntered
+		}
+		if err := makeMountsPrivate(); err != nil {
+			return err
+		}
+	case namespaceUnshared:
+		if !inOwnMountNamespace() {
+			return errNotUnshared
 		}
 		if err := makeMountsPrivate(); err != nil {
 			return err

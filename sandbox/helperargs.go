@@ -40,6 +40,10 @@ const (
 	// namespaceEntered is the user-namespace helper's second stage, already
 	// inside the namespace its first stage made.
 	namespaceEntered Namespace = "entered"
+	// namespaceUnshared is a served helper that wisp started in a mount
+	// namespace of its own (CLONE_NEWNS at its clone), so that every thread
+	// of it, not only the one that would unshare, sees the mounts.
+	namespaceUnshared Namespace = "unshared"
 )
 
 // helperArgs are the helper's flags, explicit so that nothing travels in
@@ -120,7 +124,7 @@ func (h *helperArgs) set(flag, value string) {
 
 func (h helperArgs) validate() error {
 	switch h.ns {
-	case NamespaceAuto, NamespaceMount, NamespaceUser, NamespaceNone, namespaceEntered:
+	case NamespaceAuto, NamespaceMount, NamespaceUser, NamespaceNone, namespaceEntered, namespaceUnshared:
 	default:
 		return fmt.Errorf("--ns %q is not mount, user or none; %w", h.ns, errHelperUsage)
 	}

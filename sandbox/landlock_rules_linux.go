@@ -88,11 +88,12 @@ func rootRights(root string, handled landlock.AccessFSSet) (landlock.AccessFSSet
 
 var errNothingEnforced = errors.New("the kernel would enforce no Landlock rule here")
 
-// restrictThread applies Landlock to the calling thread, which must be
-// locked to its goroutine and exec next: single-threaded enforcement is
-// enough because the exec leaves only this thread, and it spares the
-// all-threads dance before every command.
-func restrictThread(cfg landlock.Config, rules []landlock.Rule) error {
+// restrict applies Landlock and no_new_privs to the calling thread, which
+// must be locked to its goroutine: enough for a helper that execs next,
+// since the exec leaves only this thread, and it spares the all-threads
+// dance before every command. allThreads applies them to every thread of
+// the process, as a served helper needs.
+func restrict(cfg landlock.Config, rules []landlock.Rule, allThreads bool) error {
 	fd, flags, err := cfg.NewRulesetFD(rules...)
 	if err != nil {
 		return fmt.Errorf("build the Landlock ruleset: %w", err)
@@ -101,10 +102,14 @@ func restrictThread(cfg landlock.Config, rules []landlock.Rule) error {
 		return errNothingEnforced
 	}
 	defer unix.Close(fd)
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+	prctl, restrictSelf := unix.Prctl, ll.LandlockRestrictSelf
+	if allThreads {
+		prctl, restrictSelf = ll.AllThreadsPrctl, ll.AllThreadsLandlockRestrictSelf
+	}
+	if err := prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
 		return fmt.Errorf("set no_new_privs: %w", err)
 	}
-	if err := ll.LandlockRestrictSelf(fd, flags); err != nil {
+	if err := restrictSelf(fd, flags); err != nil {
 		return fmt.Errorf("apply Landlock: %w", err)
 	}
 	return nil

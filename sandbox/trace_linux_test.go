@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -115,4 +116,56 @@ func serveAndWait(t *testing.T, sv *sandbox.Server, dir string, argv []string) (
 		t.Fatal(err)
 	}
 	return out.String(), ws.ExitStatus()
+}
+
+// The served helper lives on with the Go runtime's threads, not only the
+// one that starts the commands: every one of them is confined (no_new_privs
+// and the socket filter, set with Landlock on all threads at once) and in
+// the mount namespace that binds the protected paths, so nothing a command
+// could make the helper run is less confined than the command.
+func TestServedHelperConfinesEveryThread(t *testing.T) {
+	exe := testExecutable(t)
+	for _, ns := range []sandbox.Namespace{sandbox.NamespaceMount, sandbox.NamespaceUser, sandbox.NamespaceNone} {
+		t.Run(string(ns), func(t *testing.T) {
+			if ns == sandbox.NamespaceMount && os.Geteuid() != 0 {
+				t.Skip("needs root")
+			}
+			l := newLandlock(t, exe, ns)
+			p := newProject(t, false)
+			if ns == sandbox.NamespaceNone {
+				p.spec.Protected = nil
+			}
+			sv, err := l.Serve(p.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sv.Close()
+			out, status := serveAndWait(t, sv, p.dir, []string{sandbox.Shell, "-c", "echo $PPID"})
+			pid, err := strconv.Atoi(strings.TrimSpace(out))
+			if status != 0 || err != nil {
+				t.Fatalf("the served command's parent: %q (status %d)", out, status)
+			}
+			ownMnt, _ := os.Readlink("/proc/self/ns/mnt")
+			tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+			if err != nil || len(tasks) < 2 {
+				t.Fatalf("the helper's threads: %v (%v)", tasks, err)
+			}
+			for _, task := range tasks {
+				dir := fmt.Sprintf("/proc/%d/task/%s", pid, task.Name())
+				status, err := os.ReadFile(dir + "/status")
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, want := range []string{"NoNewPrivs:\t1", "Seccomp:\t2"} {
+					if !strings.Contains(string(status), want) {
+						t.Errorf("thread %s of the served helper lacks %q", task.Name(), want)
+					}
+				}
+				mnt, _ := os.Readlink(dir + "/ns/mnt")
+				if ns != sandbox.NamespaceNone && mnt == ownMnt {
+					t.Errorf("thread %s of the served helper is in wisp's mount namespace, without the binds", task.Name())
+				}
+			}
+		})
+	}
 }
