@@ -16,18 +16,7 @@ import (
 //
 //	go test ./sandbox -run '^$' -bench ServedTrue -benchtime 300x
 func BenchmarkServedTrue(b *testing.B) {
-	l := newLandlock(b, buildWisp(b), sandbox.NamespaceAuto)
-	dir := b.TempDir()
-	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: dir, WispHome: b.TempDir(),
-		UserHome: dir, AllowNetwork: true, Getenv: os.Getenv})
-	if err != nil {
-		b.Fatal(err)
-	}
-	sv, err := l.Serve(spec)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer sv.Close()
+	sv, dir := servedFor(b, buildWisp(b))
 	var plain, served time.Duration
 	for b.Loop() {
 		start := time.Now()

@@ -9,9 +9,17 @@ import (
 	"github.com/wisp-sh/wisp/sandbox"
 )
 
-func servedFor(t *testing.T) (*sandbox.Server, string) {
+// servedFor starts a served helper (exe, or the test binary when "") for a
+// fresh project folder, ended with the test.
+func servedFor(t testing.TB, exe string) (*sandbox.Server, string) {
 	t.Helper()
-	l := newLandlock(t, testExecutable(t), sandbox.NamespaceAuto)
+	if exe == "" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l := newLandlock(t, exe, sandbox.NamespaceAuto)
 	dir := t.TempDir()
 	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: dir, WispHome: t.TempDir(),
 		UserHome: dir, AllowNetwork: true, Getenv: os.Getenv})
@@ -32,7 +40,7 @@ func servedFor(t *testing.T) (*sandbox.Server, string) {
 // command is refused as not started, so the runner starts it another way.
 func TestStoppedHelperIsEnded(t *testing.T) {
 	sandbox.ShortenServeTimeouts(t, 2*time.Second, 500*time.Millisecond)
-	sv, dir := servedFor(t)
+	sv, dir := servedFor(t, "")
 	// The command lives on a moment after the stop, as any real one would.
 	err := endsWithin(t, 20*time.Second, func() error {
 		_, err := serveAndWaitErr(sv, dir, []string{sandbox.Shell, "-c", "kill -STOP $PPID; sleep 0.05"})
@@ -53,7 +61,7 @@ func TestStoppedHelperIsEnded(t *testing.T) {
 // the run ends, which is what matters.
 func TestHelperStoppedByAnExitingCommandDoesNotHang(t *testing.T) {
 	sandbox.ShortenServeTimeouts(t, 2*time.Second, 500*time.Millisecond)
-	sv, dir := servedFor(t)
+	sv, dir := servedFor(t, "")
 	err := endsWithin(t, 20*time.Second, func() error {
 		_, err := serveAndWaitErr(sv, dir, []string{sandbox.Shell, "-c", "kill -STOP $PPID"})
 		return err
@@ -82,7 +90,7 @@ func endsWithin(t *testing.T, limit time.Duration, f func() error) error {
 // started (so it is not run twice).
 func TestStoppedHelperMissesTheStartDeadline(t *testing.T) {
 	sandbox.ShortenServeTimeouts(t, time.Second, time.Second)
-	sv, dir := servedFor(t)
+	sv, dir := servedFor(t, "")
 	devNull, _ := os.Open(os.DevNull)
 	defer devNull.Close()
 	_, wait, err := sv.Start(sandbox.ServeRequest{Argv: []string{sandbox.Shell, "-c", "sleep 0.2; kill -STOP $PPID; sleep 5"},

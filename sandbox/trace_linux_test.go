@@ -22,22 +22,11 @@ import (
 // CAP_SYS_PTRACE, so no command can trace it, root's included.
 func TestServedHelperCannotBeTraced(t *testing.T) {
 	exe := testExecutable(t)
-	l := newLandlock(t, exe, sandbox.NamespaceAuto)
-	dir := t.TempDir()
-	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: dir, WispHome: t.TempDir(),
-		UserHome: dir, AllowNetwork: true, Getenv: os.Getenv})
-	if err != nil {
-		t.Fatal(err)
-	}
 	seize := []string{exe, sandboxtest.ProbeCommand, "seize-parent"}
 	if out, err := exec.Command(seize[0], seize[1:]...).CombinedOutput(); err != nil {
 		t.Fatalf("control: unconfined, the probe could not trace its parent, so the case proves nothing: %v\n%s", err, out)
 	}
-	sv, err := l.Serve(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sv.Close()
+	sv, dir := servedFor(t, exe)
 	out, status := serveAndWait(t, sv, dir, seize)
 	if status == 0 {
 		t.Fatalf("a command traced the served helper that started it:\n%s", out)
