@@ -50,7 +50,7 @@ func confineAndExec(h helperArgs) (int, error) {
 			return 0, err
 		}
 	}
-	if err := dropTracing(os.Geteuid()); err != nil {
+	if err := dropCapabilities(os.Geteuid(), !h.noNetwork, h.serve); err != nil {
 		return 0, err
 	}
 	cfg := landlockConfig(features, !h.noNetwork)

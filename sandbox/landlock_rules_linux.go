@@ -72,14 +72,16 @@ func landlockRules(cfg landlock.Config, roots []string) ([]landlock.Rule, error)
 	return append(rules, landlock.PathAccess(handled&deviceRights, terminalDevices...).IgnoreIfMissing()), nil
 }
 
-// rootRights is every handled right for a folder; a root that is a file
-// takes the rights that apply to files, as the kernel requires.
+// rootRights is every handled right for a folder but device ioctls and
+// making device nodes (a node of a disk, written raw, would reach every
+// file); a root that is a file takes the rights that apply to files, as
+// the kernel requires.
 func rootRights(root string, handled landlock.AccessFSSet) (landlock.AccessFSSet, error) {
 	info, err := os.Stat(root)
 	if err != nil {
 		return 0, fmt.Errorf("writable root: %w", err)
 	}
-	rights := handled &^ ll.AccessFSIoctlDev
+	rights := handled &^ (ll.AccessFSIoctlDev | ll.AccessFSMakeChar | ll.AccessFSMakeBlock)
 	if !info.IsDir() {
 		rights &= fileRights
 	}

@@ -90,27 +90,6 @@ func remountReadOnly(p string) error {
 	return unix.Mount("", p, "", flags, "")
 }
 
-// dropTracing keeps a confined command from tracing the one process that
-// shares its Landlock domain from outside it: the served helper, whose
-// serving thread forked it and whose other threads Landlock does not
-// confine. The helper is undumpable, which only CAP_SYS_PTRACE overrides,
-// and root keeps that capability across an exec unless the bounding set
-// loses it. It runs for every command, served or not, so both are confined
-// alike; ambient capabilities, which a command that is not root would keep,
-// are cleared too.
-func dropTracing(euid int) error {
-	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil && !errors.Is(err, unix.EINVAL) {
-		return fmt.Errorf("clear ambient capabilities: %w", err)
-	}
-	if euid != 0 {
-		return nil
-	}
-	if err := unix.Prctl(unix.PR_CAPBSET_DROP, unix.CAP_SYS_PTRACE, 0, 0, 0); err != nil {
-		return fmt.Errorf("drop CAP_SYS_PTRACE: %w", err)
-	}
-	return nil
-}
-
 // dropPrivileges runs last before the exec. It clears the ambient
 // capabilities the user-namespace stage was given to mount with, and, for
 // root, drops from the bounding set what could reach around the mounts:
