@@ -356,12 +356,24 @@ func (s *Server) isOwnLeader(pid int) bool {
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ESRCH) { // reaped, even mid-read
 		return true
 	}
-	if err != nil {
+	return err == nil && ownLeader(data, s.servingPid, pid)
+}
+
+// ownLeader reads /proc/PID/stat: "pid (comm) state ppid pgrp ...", where
+// comm may hold spaces and parentheses. A command being reaped as it is
+// read shows a dead state with parent and group 0 (the kernel has already
+// unhashed it); that too is a command gone. No live process shows both
+// zeros with a dead state, so a forged pid cannot pass as one.
+func ownLeader(stat []byte, servingPid, pid int) bool {
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(fields) < 3 {
 		return false
 	}
-	// pid (comm) state ppid pgrp ...; comm may hold spaces and parentheses.
-	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
-	return len(fields) >= 3 && fields[1] == strconv.Itoa(s.servingPid) && fields[2] == strconv.Itoa(pid)
+	state, ppid, pgrp := fields[0], fields[1], fields[2]
+	if (state == "Z" || state == "X") && ppid == "0" && pgrp == "0" {
+		return true
+	}
+	return ppid == strconv.Itoa(servingPid) && pgrp == strconv.Itoa(pid)
 }
 
 func (s *Server) forget(id uint64) {
