@@ -47,14 +47,21 @@ func dropCapabilities(euid int, network, allThreads bool) error {
 	}
 	keep[unix.CAP_NET_RAW] = network
 	for c := uintptr(0); c <= lastCapability(); c++ {
-		if keep[c] {
-			continue
+		if keep[c] || !inBoundingSet(c) {
+			continue // a container may have taken it already, and CAP_SETPCAP with it
 		}
 		if err := prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0); err != nil {
 			return fmt.Errorf("drop capability %d from the bounding set: %w", c, err)
 		}
 	}
 	return nil
+}
+
+// inBoundingSet reports whether the calling thread's bounding set holds c
+// (or cannot say: then it is dropped, or the drop fails closed).
+func inBoundingSet(c uintptr) bool {
+	in, err := unix.PrctlRetInt(unix.PR_CAPBSET_READ, c, 0, 0, 0)
+	return err != nil || in == 1
 }
 
 // lastCapability is the highest capability this kernel knows.

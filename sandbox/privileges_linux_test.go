@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -197,4 +198,67 @@ func TestServedHelperConfinesEveryThread(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withBoundingSet runs f on a thread whose bounding set has lost drop, so
+// that processes f starts inherit that set (as in a container that took
+// them); the thread is discarded afterwards.
+func withBoundingSet(t *testing.T, drop []uintptr, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread() // never unlocked: the thread dies with the goroutine
+		for _, c := range drop {
+			if err := unix.Prctl(unix.PR_CAPBSET_DROP, c, 0, 0, 0); err != nil {
+				t.Errorf("drop %d: %v", c, err)
+				return
+			}
+		}
+		f()
+	}()
+	<-done
+}
+
+// In a container that has already taken the dangerous capabilities and
+// CAP_SETPCAP with them, there is nothing left to drop and commands run.
+// Where one is left that cannot be dropped, the helper refuses to run the
+// command and names it: it fails closed.
+func TestRootCapabilitiesInAContainer(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("root's capabilities are what this checks")
+	}
+	exe := testExecutable(t)
+	l := newLandlock(t, exe, sandbox.NamespaceNone)
+	p := newProject(t, false)
+	p.spec.Protected = nil
+	keep := map[uintptr]bool{}
+	for _, c := range []uintptr{unix.CAP_CHOWN, unix.CAP_DAC_OVERRIDE, unix.CAP_FOWNER, unix.CAP_FSETID,
+		unix.CAP_KILL, unix.CAP_SETGID, unix.CAP_SETUID, unix.CAP_NET_BIND_SERVICE,
+		unix.CAP_SYS_CHROOT, unix.CAP_AUDIT_WRITE} {
+		keep[c] = true
+	}
+	last := uintptr(unix.CAP_LAST_CAP)
+	if data, err := os.ReadFile("/proc/sys/kernel/cap_last_cap"); err == nil {
+		n, _ := strconv.Atoi(strings.TrimSpace(string(data)))
+		last = uintptr(n)
+	}
+	var all []uintptr
+	for c := uintptr(0); c <= last; c++ {
+		if !keep[c] && c != unix.CAP_SETPCAP {
+			all = append(all, c)
+		}
+	}
+	withBoundingSet(t, append(all, unix.CAP_SETPCAP), func() {
+		if out, err := confinedCmd(t, l, p, "true").CombinedOutput(); err != nil {
+			t.Errorf("with nothing left to drop, the command failed: %v\n%s", err, out)
+		}
+	})
+	withBoundingSet(t, []uintptr{unix.CAP_SETPCAP}, func() {
+		out, err := confinedCmd(t, l, p, "echo ran").CombinedOutput()
+		if exitCodeOf(err) != sandbox.HelperFailedStatus || strings.Contains(string(out), "ran") ||
+			!strings.Contains(string(out), "from the bounding set") {
+			t.Errorf("with capabilities it cannot drop, the helper gave %v:\n%s", err, out)
+		}
+	})
 }
