@@ -5,6 +5,8 @@ import (
 	"os"
 	"runtime"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // HelperMain runs the hidden subcommand `wisp __sandbox-exec` with the words
@@ -106,7 +108,26 @@ func enterNamespace(h helperArgs, ops []mountOp) error {
 	if err := applyMounts(ops); err != nil {
 		return err
 	}
+	if err := reenterWorkingDirectory(); err != nil {
+		return err
+	}
 	return dropPrivileges(os.Geteuid())
+}
+
+// reenterWorkingDirectory enters the working directory again by its path.
+// It was entered before the binds, and a walk from it goes through the
+// mounts as they were then: when the working directory itself is bound
+// (a root that holds the launch folder, as /tmp holds a project in it), a
+// relative .git/hooks/pre-commit went around the read-only bind.
+func reenterWorkingDirectory() error {
+	wd, err := unix.Getwd()
+	if err == nil {
+		err = unix.Chdir(wd)
+	}
+	if err != nil {
+		return fmt.Errorf("enter the working directory again under the read-only binds: %w", err)
+	}
+	return nil
 }
 
 func firstReadOnly(ops []mountOp) string {

@@ -122,6 +122,25 @@ func (s *suite) gitProtected(t *testing.T) {
 	}
 	if len(unprotected) == 0 {
 		s.moveGitAside(t, spec)
+		s.gitProtectedUnderAnOuterRoot(t)
+	}
+}
+
+// gitProtectedUnderAnOuterRoot: as in wisp, where /tmp is a root and may
+// hold the project, a root outside the project makes the helper bind the
+// project folder itself, the command's working directory. A relative path
+// from there must meet the read-only binds too.
+func (s *suite) gitProtectedUnderAnOuterRoot(t *testing.T) {
+	spec := s.spec(true)
+	spec.Roots = append(spec.Roots, filepath.Dir(s.proj))
+	if checked, err := s.b.Check(spec); err != nil || len(checked.Unprotected) > 0 {
+		t.Fatalf("with an outer root the spec is refused or unprotected here (%v, %v), but not without", err, checked.Unprotected)
+	}
+	s.mustFail(spec, "echo evil > .git/hooks/pre-commit")
+	s.mustFail(spec, "echo '[core] fsmonitor = evil' >> .git/config")
+	s.mustFail(spec, "cd .git && echo evil > hooks/pre-commit")
+	if _, err := os.Stat(filepath.Join(s.proj, ".git/hooks/pre-commit")); err == nil {
+		t.Fatal("with an outer root, a relative path planted .git/hooks/pre-commit")
 	}
 }
 
