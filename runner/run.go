@@ -15,7 +15,11 @@ import (
 
 // execute wraps, runs and checks one cleared line.
 func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result) (Result, error) {
-	argv, attr, backend, err := r.argv(req.Line, mode)
+	confinement := r.Spec
+	if mode == ModeConfined {
+		confinement = confinement.Refresh() // a repository made since the last command is protected from this one on
+	}
+	argv, attr, backend, err := r.argv(req.Line, mode, confinement)
 	if err != nil {
 		res.Unavailable, res.Message = true, unavailableMessage(err)
 		r.auditOutcome(req, res)
@@ -36,7 +40,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 		timeout: r.timeout(req), grace: r.Grace, terminal: req.Terminal, attr: attr,
 	}
 	if mode == ModeConfined && req.Terminal == nil && !r.OneShot {
-		if server := r.served.serverFor(r.Backend, r.Spec, argv); server != nil {
+		if server := r.served.serverFor(r.Backend, confinement, argv); server != nil {
 			spec.server, spec.servedArgv = server, sandbox.Plain(req.Line)
 			spec.serverFailed = func() { r.served.drop(server) }
 		}
@@ -50,14 +54,14 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 	res.ExitCode, res.TimedOut, res.Canceled, res.Duration = er.exitCode, er.timedOut, er.canceled, er.duration
 	res.Output, res.OutputID, res.OutputBytes = view.View(id), id, view.Total()
 	res.Timeout = r.timeout(req)
-	r.checkRefusal(mode, view, &res)
+	r.checkRefusal(mode, confinement, view, &res)
 	r.auditOutcome(req, res)
 	return res, nil
 }
 
 // checkRefusal reads a failed, confined command's output for the
 // sandbox's refusal (0054) and sets the one sandbox: line.
-func (r *Runner) checkRefusal(mode Mode, view *capture, res *Result) {
+func (r *Runner) checkRefusal(mode Mode, spec sandbox.Spec, view *capture, res *Result) {
 	switch {
 	case mode == ModeOutside && res.Origin == Person:
 		res.SandboxLine = ranOutsideTypedLine
@@ -71,7 +75,7 @@ func (r *Runner) checkRefusal(mode Mode, view *capture, res *Result) {
 	case mode != ModeConfined || res.ExitCode == 0:
 		return
 	}
-	res.Refusal = refusal.Check(r.refusalInput(view.Bytes()))
+	res.Refusal = refusal.Check(r.refusalInput(spec, view.Bytes()))
 	offer := r.Config.CommandPolicy.Sandbox.AllowOutsideSandbox
 	res.SandboxLine = res.Refusal.ModelLine(r.Spec.Roots, offer)
 	res.PersonNote = res.Refusal.PersonNote(r.Spec.Roots)

@@ -169,7 +169,7 @@ const noGateMessage = "error: command not approved: running outside the sandbox 
 // the plain shell otherwise. A confined run with no sandbox fails closed.
 // The attributes, when not nil, are the backend's to start the helper with
 // (a user namespace entered at once instead of by a second helper stage).
-func (r *Runner) argv(line string, mode Mode) ([]string, *syscall.SysProcAttr, string, error) {
+func (r *Runner) argv(line string, mode Mode, spec sandbox.Spec) ([]string, *syscall.SysProcAttr, string, error) {
 	switch mode {
 	case ModeSandboxOff, ModeOutside:
 		return sandbox.Plain(line), nil, "none", nil
@@ -184,10 +184,10 @@ func (r *Runner) argv(line string, mode Mode) ([]string, *syscall.SysProcAttr, s
 		return nil, nil, "", reason
 	}
 	if ac, ok := r.Backend.(sandbox.AttrCommander); ok {
-		argv, attr, err := ac.CommandAttr(r.Spec, line)
+		argv, attr, err := ac.CommandAttr(spec, line)
 		return argv, attr, r.Backend.Name(), err
 	}
-	argv, err := r.Backend.Command(r.Spec, line)
+	argv, err := r.Backend.Command(spec, line)
 	return argv, nil, r.Backend.Name(), err
 }
 
@@ -207,14 +207,14 @@ func (r *Runner) dir() string {
 }
 
 // refusalInput is what the refusal check needs of this runner.
-func (r *Runner) refusalInput(output []byte) refusal.Input {
+func (r *Runner) refusalInput(spec sandbox.Spec, output []byte) refusal.Input {
 	return refusal.Input{
 		Output:     output,
 		Dir:        r.dir(),
 		Home:       r.userHome(),
-		Roots:      r.Spec.Roots,
-		Protected:  r.Spec.Protected,
-		NetworkOff: !r.Spec.Network,
+		Roots:      spec.Roots,
+		Protected:  spec.Protected,
+		NetworkOff: !spec.Network,
 	}
 }
 

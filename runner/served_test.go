@@ -113,3 +113,33 @@ func TestServedHelperStoppedByItsCommand(t *testing.T) {
 		t.Errorf("the next command did not run: %v", err)
 	}
 }
+
+// The project sits under /tmp, itself a root, so the helper binds the
+// project folder, the command's working directory, to protect .git/hooks:
+// a relative path from there must meet the read-only bind, through the
+// served helper and the per-command one (wisp run) alike. The repository
+// is made by a command during the session, as `git init` would: from the
+// next command on, it is protected.
+func TestGitHooksRefusedForARelativePath(t *testing.T) {
+	for _, oneShot := range []bool{false, true} {
+		t.Run(fmt.Sprintf("oneShot=%v", oneShot), func(t *testing.T) {
+			f := newFixture(t, true)
+			t.Cleanup(f.r.Close)
+			f.r.OneShot = oneShot
+			made := f.run(t, runner.Request{Line: "git init -q . && ls .git/hooks >/dev/null", Origin: runner.Model})
+			if made.ExitCode != 0 {
+				t.Fatalf("git init in the project failed: %q", made.ModelText())
+			}
+			for _, line := range []string{"echo evil > .git/hooks/pre-commit", "cd .git && echo evil > hooks/pre-commit",
+				"echo '[core] fsmonitor = evil' >> .git/config"} {
+				res := f.run(t, runner.Request{Line: line, Origin: runner.Model})
+				if res.ExitCode == 0 {
+					t.Errorf("%q succeeded: %q", line, res.ModelText())
+				}
+			}
+			if _, err := os.Stat(filepath.Join(f.project, ".git/hooks/pre-commit")); err == nil {
+				t.Error(".git/hooks/pre-commit was planted")
+			}
+		})
+	}
+}

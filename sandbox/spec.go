@@ -28,6 +28,8 @@ type Spec struct {
 	// this system, each with the reason. Backend.Check fills it; NewSpec
 	// leaves it empty.
 	Unprotected []Unprotected
+
+	userHome string // for a core.hooksPath under ~, when Refresh looks again
 }
 
 // Unprotected is a protected path that a backend cannot cover here.
@@ -84,6 +86,7 @@ func NewSpec(o SpecOptions) (Spec, error) {
 			return Spec{}, err
 		}
 	}
+	spec.userHome = o.UserHome
 	spec.protect(o.WispHome, o.UserHome)
 	return spec, spec.checkRootsOutsideProtected()
 }
@@ -174,6 +177,25 @@ func (s *Spec) protect(wispHome, userHome string) {
 			s.Protected = appendNew(s.Protected, protectedForms(p)...)
 		}
 	}
+}
+
+// Refresh returns the spec with the git files of every root that has
+// become a repository since it was made: a `git init` during a session
+// would otherwise leave .git/hooks writable for the rest of it, and a hook
+// planted there runs at the person's next commit, outside the sandbox. The
+// command that makes the repository can still write them (Landlock cannot
+// refuse a path that does not exist yet); every command after it cannot.
+// What was protected stays protected. The runner calls it before each
+// confined command.
+func (s Spec) Refresh() Spec {
+	out := s
+	out.Protected = append([]string(nil), s.Protected...)
+	for _, root := range s.Roots {
+		for _, p := range gitProtected(root, s.userHome) {
+			out.Protected = appendNew(out.Protected, protectedForms(p)...)
+		}
+	}
+	return out
 }
 
 // checkRootsOutsideProtected refuses a root inside a protected path: the

@@ -277,3 +277,44 @@ func writeFile(t testing.TB, path, data string) {
 		t.Fatal(err)
 	}
 }
+
+// A root that becomes a repository during a session (git init) has its
+// git files protected from the next refresh on; the spec it came from is
+// left as it was, and a second refresh adds nothing.
+func TestRefreshProtectsANewRepository(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(dir, "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: proj, WispHome: filepath.Join(dir, "home"),
+		UserHome: dir, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := append([]string(nil), spec.Protected...)
+	if got := spec.Refresh().Protected; !slices.Equal(got, before) {
+		t.Fatalf("a refresh with no repository changed the protected paths: %q -> %q", before, got)
+	}
+	if err := os.MkdirAll(filepath.Join(proj, ".git/hooks"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(proj, ".git/config"), []byte("[core]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	refreshed := spec.Refresh()
+	for _, p := range []string{filepath.Join(proj, ".git/hooks"), filepath.Join(proj, ".git/config")} {
+		if !slices.Contains(refreshed.Protected, p) {
+			t.Errorf("after git init, %s is not protected: %q", p, refreshed.Protected)
+		}
+	}
+	if !slices.Equal(spec.Protected, before) {
+		t.Errorf("Refresh changed the spec it came from: %q", spec.Protected)
+	}
+	if again := refreshed.Refresh(); !slices.Equal(again.Protected, refreshed.Protected) {
+		t.Errorf("a second refresh changed the protected paths: %q -> %q", refreshed.Protected, again.Protected)
+	}
+}
