@@ -21,10 +21,11 @@ type LandlockFeatures struct {
 	Scoping bool
 	// UDP: with the network off, UDP is refused too (ABI 10).
 	UDP bool
-	// SocketFilter: with the network off, a seccomp filter refuses every
-	// Internet socket but plain TCP (UDP, Multipath TCP, which Landlock does
-	// not see) and io_uring. Not a Landlock feature: it depends on the CPU
-	// architecture the filter is written for.
+	// SocketFilter: a seccomp filter refuses typing into the terminal
+	// (TIOCSTI, TIOCLINUX), and with the network off every Internet socket
+	// but plain TCP (UDP, Multipath TCP, which Landlock does not see) and
+	// io_uring. Not a Landlock feature: it depends on the CPU architecture
+	// the filter is written for.
 	SocketFilter bool
 }
 
@@ -59,6 +60,7 @@ func (f LandlockFeatures) Enforced(network bool) []string {
 	add(!network && (f.UDP || f.SocketFilter), "UDP")
 	add(!network && f.SocketFilter, "MPTCP")
 	add(f.Scoping, "signal and abstract-socket scoping")
+	add(f.SocketFilter, "typing into the terminal (TIOCSTI)")
 	return out
 }
 
@@ -76,5 +78,6 @@ func (f LandlockFeatures) Gaps(network bool) []string {
 	add(!network && f.TCP && !f.UDP && !f.SocketFilter, "network off covers TCP only, not UDP (Landlock ABI < 10)")
 	add(!network && f.TCP && !f.SocketFilter, "network off does not cover Multipath TCP (Landlock does not see it)")
 	add(!f.Scoping, "a command can signal wisp and other processes of yours (no Landlock scoping)")
+	add(!f.SocketFilter, "a command can type into your terminal with TIOCSTI (no seccomp filter for this CPU)")
 	return append(out, "Unix sockets by path are not restricted (a command can reach D-Bus, systemd --user, tmux)")
 }

@@ -68,8 +68,8 @@ func confineAndExec(h helperArgs) (int, error) {
 	if err := restrict(cfg, rules, h.serve); err != nil {
 		return 0, err
 	}
-	if h.noNetwork && features.SocketFilter {
-		if err := filterSockets(h.serve); err != nil {
+	if features.SocketFilter {
+		if err := installFilter(h.noNetwork, h.serve); err != nil {
 			return 0, err
 		}
 	}

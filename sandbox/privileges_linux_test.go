@@ -3,13 +3,16 @@ package sandbox_test
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 
 	"github.com/wisp-sh/wisp/sandbox"
@@ -261,4 +264,68 @@ func TestRootCapabilitiesInAContainer(t *testing.T) {
 			t.Errorf("with capabilities it cannot drop, the helper gave %v:\n%s", err, out)
 		}
 	})
+}
+
+// A confined command cannot type into its terminal with TIOCSTI: the line
+// would reach wisp chat (where `!!` runs outside the sandbox) or the
+// person's shell once wisp exits. Checked on a pseudo-terminal that is the
+// command's controlling terminal, through both helpers, with the network
+// on and off; unconfined, the same probe types.
+func TestTerminalInjectionRefused(t *testing.T) {
+	exe := testExecutable(t)
+	probe := []string{exe, sandboxtest.ProbeCommand, "tiocsti"}
+	onTerminal := func(t *testing.T, argv []string) (string, error) {
+		ptmx, tty, err := pty.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer ptmx.Close()
+		defer tty.Close()
+		cmd := exec.Command(argv[0], argv[1:]...)
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		tty.Close()
+		out, _ := io.ReadAll(ptmx) // EIO once the command is gone
+		return string(out), cmd.Wait()
+	}
+	if out, err := onTerminal(t, probe); err != nil {
+		t.Fatalf("control: unconfined, the probe could not type into its terminal, so the case proves nothing: %v\n%s", err, out)
+	}
+	for _, network := range []bool{true, false} {
+		t.Run(fmt.Sprintf("network=%v", network), func(t *testing.T) {
+			l := newLandlock(t, exe, sandbox.NamespaceNone)
+			p := newProject(t, network)
+			p.spec.Protected = nil
+			argv, err := l.Command(p.spec, strings.Join(probe, " "))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out, err := onTerminal(t, argv); err == nil || !strings.Contains(out, "operation not permitted") {
+				t.Errorf("through the per-command helper the probe gave %v:\n%s", err, out)
+			}
+			sv, err := l.Serve(p.spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sv.Close()
+			ptmx, tty, err := pty.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ptmx.Close()
+			_, wait, err := sv.Start(sandbox.ServeRequest{Argv: probe, Dir: p.dir, Env: os.Environ(),
+				Stdin: tty, Stdout: tty, Stderr: tty, Session: true})
+			tty.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := io.ReadAll(ptmx)
+			if ws, err := wait(); err != nil || ws.ExitStatus() == 0 || !strings.Contains(string(out), "operation not permitted") {
+				t.Errorf("through the served helper the probe gave %v %v:\n%s", ws, err, out)
+			}
+		})
+	}
 }

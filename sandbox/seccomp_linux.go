@@ -7,12 +7,21 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// With the network off, Landlock refuses TCP connect and bind, but not
+// A confined command's seccomp filter closes what Landlock leaves open.
+//
+// Always: the TIOCSTI and TIOCLINUX ioctls, which push characters into a
+// terminal's input (CVE-2017-5226 in bubblewrap; Flatpak filters them the
+// same way). A command in wisp's session could otherwise type into the
+// person's terminal: a line into wisp chat (a `!!` there runs outside the
+// sandbox), or into the shell after wisp exits. They fail with EPERM. The
+// kernel reads the request as 32 bits, so only the low half is compared.
+//
+// With the network off: Landlock refuses TCP connect and bind, but not
 // Multipath TCP (socket(…, IPPROTO_MPTCP), as `curl --mptcp` opens), nor
-// UDP below ABI 10, nor sockets made through io_uring. This seccomp filter
-// closes those: an AF_INET or AF_INET6 socket that is not plain TCP, and
-// io_uring_setup, fail with EACCES, the errno Landlock gives, so a refusal
-// reads the same whichever layer made it. Plain TCP is left to Landlock.
+// UDP below ABI 10, nor sockets made through io_uring. An AF_INET or
+// AF_INET6 socket that is not plain TCP, and io_uring_setup, fail with
+// EACCES, the errno Landlock gives, so a refusal reads the same whichever
+// layer made it. Plain TCP is left to Landlock.
 
 // seccompData offsets (struct seccomp_data; the low 32 bits of an argument
 // come first on these little-endian machines).
@@ -70,8 +79,8 @@ func (p *bpfProgram) resolve() ([]unix.SockFilter, error) {
 	return p.insns, nil
 }
 
-// networkOffFilter builds the filter for this machine's architecture.
-func networkOffFilter() ([]unix.SockFilter, error) {
+// commandFilter builds the filter for this machine's architecture.
+func commandFilter(networkOff bool) ([]unix.SockFilter, error) {
 	p := &bpfProgram{jumps: map[int][2]string{}, labels: map[string]int{}}
 	p.load(offArch)
 	p.jump(unix.BPF_JEQ, seccompArch, "", "deny") // a foreign ABI could name other syscalls
@@ -79,27 +88,38 @@ func networkOffFilter() ([]unix.SockFilter, error) {
 	if x32SyscallBit != 0 {
 		p.jump(unix.BPF_JGE, x32SyscallBit, "deny", "")
 	}
-	p.jump(unix.BPF_JEQ, unix.SYS_IO_URING_SETUP, "deny", "")
-	p.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "", "allow")
-	p.load(offArg0)
-	p.jump(unix.BPF_JEQ, unix.AF_INET, "inet", "")
-	p.jump(unix.BPF_JEQ, unix.AF_INET6, "inet", "allow")
-	p.labels["inet"] = len(p.insns)
-	p.load(offArg1)
-	p.and(0xf) // the socket type, without SOCK_NONBLOCK and SOCK_CLOEXEC
-	p.jump(unix.BPF_JEQ, unix.SOCK_STREAM, "", "deny")
-	p.load(offArg2)
-	p.jump(unix.BPF_JEQ, 0, "allow", "")
-	p.jump(unix.BPF_JEQ, unix.IPPROTO_TCP, "allow", "deny")
+	p.jump(unix.BPF_JEQ, unix.SYS_IOCTL, "ioctl", "")
+	if networkOff {
+		p.jump(unix.BPF_JEQ, unix.SYS_IO_URING_SETUP, "deny", "")
+		p.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "", "allow")
+		p.load(offArg0)
+		p.jump(unix.BPF_JEQ, unix.AF_INET, "inet", "")
+		p.jump(unix.BPF_JEQ, unix.AF_INET6, "inet", "allow")
+		p.labels["inet"] = len(p.insns)
+		p.load(offArg1)
+		p.and(0xf) // the socket type, without SOCK_NONBLOCK and SOCK_CLOEXEC
+		p.jump(unix.BPF_JEQ, unix.SOCK_STREAM, "", "deny")
+		p.load(offArg2)
+		p.jump(unix.BPF_JEQ, 0, "allow", "")
+		p.jump(unix.BPF_JEQ, unix.IPPROTO_TCP, "allow", "deny")
+	} else {
+		p.jump(unix.BPF_JEQ, 0, "allow", "allow") // every other syscall
+	}
+	p.labels["ioctl"] = len(p.insns)
+	p.load(offArg1) // the low 32 bits: what the kernel reads
+	p.jump(unix.BPF_JEQ, unix.TIOCSTI, "refuse", "")
+	p.jump(unix.BPF_JEQ, unix.TIOCLINUX, "refuse", "allow")
 	p.ret("allow", unix.SECCOMP_RET_ALLOW)
 	p.ret("deny", unix.SECCOMP_RET_ERRNO|uint32(unix.EACCES))
+	p.ret("refuse", unix.SECCOMP_RET_ERRNO|uint32(unix.EPERM))
 	return p.resolve()
 }
 
-// filterSockets installs the filter on the calling thread, which execs
-// next. no_new_privs must be set already.
-func filterSockets(allThreads bool) error {
-	insns, err := networkOffFilter()
+// installFilter installs the filter on the calling thread, which execs
+// next, or on every thread of a served helper. no_new_privs must be set
+// already.
+func installFilter(networkOff, allThreads bool) error {
+	insns, err := commandFilter(networkOff)
 	if err != nil {
 		return err
 	}
@@ -111,9 +131,9 @@ func filterSockets(allThreads bool) error {
 	r, _, errno := unix.Syscall(unix.SYS_SECCOMP, unix.SECCOMP_SET_MODE_FILTER, flags, uintptr(unsafe.Pointer(&prog)))
 	switch {
 	case errno != 0:
-		return fmt.Errorf("install the network-off socket filter: %w", errno)
+		return fmt.Errorf("install the seccomp filter: %w", errno)
 	case r != 0: // TSYNC: the id of a thread that could not be synchronised
-		return fmt.Errorf("install the network-off socket filter: thread %d could not take it", r)
+		return fmt.Errorf("install the seccomp filter: thread %d could not take it", r)
 	}
 	return nil
 }

@@ -28,6 +28,8 @@ func MaybeProbe() {
 //	send-udp ADDR         send one UDP datagram to ADDR
 //	dial-abstract NAME    connect to the abstract Unix socket @NAME
 //	wait                  block until stdin closes (a process to signal)
+//	tiocsti               push a character into the controlling terminal's
+//	                      input with TIOCSTI (Linux)
 //	seize-parent          PTRACE_SEIZE every thread of the parent (Linux): it
 //	                      succeeds if any one can be traced, and leaves them
 //	                      untouched (a tracer that exits detaches)
@@ -42,6 +44,8 @@ func probe(op string, args []string) int {
 		err = sendUDP(args[0])
 	case op == "dial-abstract" && len(args) == 1:
 		err = dial("unix", "@"+args[0])
+	case op == "tiocsti" && len(args) == 0:
+		err = tiocsti()
 	case op == "seize-parent" && len(args) == 0:
 		err = seizeParent()
 	case op == "wait":

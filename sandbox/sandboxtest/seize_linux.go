@@ -6,6 +6,7 @@ import (
 	"os"
 	"strconv"
 	"syscall"
+	"unsafe"
 )
 
 // seizeParent tries PTRACE_SEIZE on each thread of the parent process and
@@ -32,4 +33,19 @@ func seizeParent() error {
 		}
 	}
 	return fmt.Errorf("no thread of pid %d could be traced: %w", ppid, errors.Join(refusals...))
+}
+
+// tiocsti pushes one character into the input of the controlling terminal.
+func tiocsti() error {
+	tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer tty.Close()
+	c := byte('x')
+	if _, _, errno := syscall.Syscall(syscall.SYS_IOCTL, tty.Fd(), syscall.TIOCSTI, uintptr(unsafe.Pointer(&c))); errno != 0 {
+		return fmt.Errorf("TIOCSTI: %w", errno)
+	}
+	fmt.Println("typed into the terminal")
+	return nil
 }
