@@ -29,10 +29,14 @@ type CommandPolicy struct {
 
 // Sandbox configures the kernel sandbox.
 type Sandbox struct {
-	Enabled             bool     `json:"enabled"`
-	AllowNetwork        bool     `json:"allowNetwork"`
-	AllowOutsideSandbox bool     `json:"allowOutsideSandbox"`
-	WritablePaths       []string `json:"writablePaths"`
+	Enabled             bool `json:"enabled"`
+	AllowNetwork        bool `json:"allowNetwork"`
+	AllowOutsideSandbox bool `json:"allowOutsideSandbox"`
+	// AllowUnixSockets lets confined commands open Unix sockets (docker,
+	// ssh-agent, gpg-agent, D-Bus). Off, they may not: through a socket,
+	// systemd --user, tmux or docker run a command outside the sandbox.
+	AllowUnixSockets bool     `json:"allowUnixSockets"`
+	WritablePaths    []string `json:"writablePaths"`
 }
 
 // Approval configures the gate.

@@ -39,6 +39,7 @@ var schema = &field{kind: kindObject, fields: map[string]*field{
 			"enabled":             {kind: kindBool},
 			"allowNetwork":        {kind: kindBool},
 			"allowOutsideSandbox": {kind: kindBool},
+			"allowUnixSockets":    {kind: kindBool},
 			"writablePaths":       {kind: kindStrings},
 		}},
 	}},

@@ -18,6 +18,7 @@ import (
 var SettableKeys = []string{
 	"commandPolicy.sandbox.allowOutsideSandbox",
 	"commandPolicy.sandbox.allowNetwork",
+	"commandPolicy.sandbox.allowUnixSockets",
 	"approval.threshold",
 	"approval.outOfBand",
 	"model.name",

@@ -45,8 +45,9 @@ func landlockFeatures(abi int, scopingFixed bool) LandlockFeatures {
 	}
 }
 
-// Enforced lists what holds, as short phrases, for a network setting.
-func (f LandlockFeatures) Enforced(network bool) []string {
+// Enforced lists what holds, as short phrases, for a network and Unix
+// socket setting.
+func (f LandlockFeatures) Enforced(network, unixSockets bool) []string {
 	var out []string
 	add := func(ok bool, what string) {
 		if ok {
@@ -61,11 +62,12 @@ func (f LandlockFeatures) Enforced(network bool) []string {
 	add(!network && f.SocketFilter, "MPTCP")
 	add(f.Scoping, "signal and abstract-socket scoping")
 	add(f.SocketFilter, "typing into the terminal (TIOCSTI)")
+	add(!unixSockets && f.SocketFilter, "Unix sockets")
 	return out
 }
 
 // Gaps lists what does not hold here, as phrases a person can act on.
-func (f LandlockFeatures) Gaps(network bool) []string {
+func (f LandlockFeatures) Gaps(network, unixSockets bool) []string {
 	var out []string
 	add := func(missing bool, what string) {
 		if missing {
@@ -79,5 +81,11 @@ func (f LandlockFeatures) Gaps(network bool) []string {
 	add(!network && f.TCP && !f.SocketFilter, "network off does not cover Multipath TCP (Landlock does not see it)")
 	add(!f.Scoping, "a command can signal wisp and other processes of yours (no Landlock scoping)")
 	add(!f.SocketFilter, "a command can type into your terminal with TIOCSTI (no seccomp filter for this CPU)")
-	return append(out, "Unix sockets by path are not restricted (a command can reach D-Bus, systemd --user, tmux)")
+	switch {
+	case unixSockets:
+		add(true, "Unix sockets are allowed (commandPolicy.sandbox.allowUnixSockets): a command can reach D-Bus, systemd --user, tmux and docker, which run commands outside the sandbox")
+	case !f.SocketFilter:
+		add(true, "Unix sockets are not restricted (no seccomp filter for this CPU): a command can reach D-Bus, systemd --user, tmux and docker")
+	}
+	return out
 }

@@ -69,7 +69,7 @@ func confineAndExec(h helperArgs) (int, error) {
 		return 0, err
 	}
 	if features.SocketFilter {
-		if err := installFilter(h.noNetwork, h.serve); err != nil {
+		if err := installFilter(h.noNetwork, !h.unixSockets, h.serve); err != nil {
 			return 0, err
 		}
 	}

@@ -52,10 +52,13 @@ type helperArgs struct {
 	roots     []string
 	protect   []string
 	noNetwork bool
-	ns        Namespace
-	probe     bool     // --probe-ns: try the namespace, print its kind, exit
-	serve     bool     // --serve: once confined, start the commands asked for on fd 3
-	argv      []string // after --: the program and its arguments
+	// unixSockets lets the command open Unix sockets; without the flag
+	// they are refused (fail closed: a helper run without it refuses).
+	unixSockets bool
+	ns          Namespace
+	probe       bool     // --probe-ns: try the namespace, print its kind, exit
+	serve       bool     // --serve: once confined, start the commands asked for on fd 3
+	argv        []string // after --: the program and its arguments
 }
 
 func (h helperArgs) encode() []string {
@@ -68,6 +71,9 @@ func (h helperArgs) encode() []string {
 	}
 	if h.noNetwork {
 		args = append(args, "--no-network")
+	}
+	if h.unixSockets {
+		args = append(args, "--unix-sockets")
 	}
 	if h.ns != NamespaceAuto {
 		args = append(args, "--ns", string(h.ns))
@@ -82,7 +88,7 @@ func (h helperArgs) encode() []string {
 }
 
 var errHelperUsage = errors.New("usage: wisp " + HelperCommand +
-	" [--root DIR]... [--protect PATH]... [--no-network] [--ns mount|user|none] [--serve] -- /ABSOLUTE/PROGRAM [ARGS]")
+	" [--root DIR]... [--protect PATH]... [--no-network] [--unix-sockets] [--ns mount|user|none] [--serve] -- /ABSOLUTE/PROGRAM [ARGS]")
 
 // parseHelperArgs reads the helper's flags (the words after HelperCommand).
 func parseHelperArgs(args []string) (helperArgs, error) {
@@ -94,6 +100,8 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 			return h, h.validate()
 		case "--no-network":
 			h.noNetwork = true
+		case "--unix-sockets":
+			h.unixSockets = true
 		case "--probe-ns":
 			h.probe = true
 		case "--serve":

@@ -79,16 +79,16 @@ func TestLandlockFeatures(t *testing.T) {
 		{3, false, false, true, []string{"filesystem writes", "truncation"}, 3},
 		{4, false, false, false, []string{"filesystem writes", "truncation", "TCP"}, 5},
 		{7, true, false, false, []string{"filesystem writes", "truncation", "device ioctl", "TCP", "signal and abstract-socket scoping"}, 4},
-		{7, true, true, false, []string{"filesystem writes", "truncation", "device ioctl", "TCP", "UDP", "MPTCP", "signal and abstract-socket scoping", "typing into the terminal (TIOCSTI)"}, 1},
-		{7, true, true, true, []string{"filesystem writes", "truncation", "device ioctl", "signal and abstract-socket scoping", "typing into the terminal (TIOCSTI)"}, 1},
+		{7, true, true, false, []string{"filesystem writes", "truncation", "device ioctl", "TCP", "UDP", "MPTCP", "signal and abstract-socket scoping", "typing into the terminal (TIOCSTI)", "Unix sockets"}, 0},
+		{7, true, true, true, []string{"filesystem writes", "truncation", "device ioctl", "signal and abstract-socket scoping", "typing into the terminal (TIOCSTI)", "Unix sockets"}, 0},
 		{10, true, false, false, []string{"filesystem writes", "truncation", "device ioctl", "TCP", "UDP", "signal and abstract-socket scoping"}, 3},
 	} {
 		f := landlockFeatures(tc.abi, tc.scopingFixed)
 		f.SocketFilter = tc.filter
-		if got := f.Enforced(tc.network); !slices.Equal(got, tc.enforced) {
+		if got := f.Enforced(tc.network, false); !slices.Equal(got, tc.enforced) {
 			t.Errorf("ABI %d filter %v network %v: enforced %q, want %q", tc.abi, tc.filter, tc.network, got, tc.enforced)
 		}
-		if got := f.Gaps(tc.network); len(got) != tc.gaps {
+		if got := f.Gaps(tc.network, false); len(got) != tc.gaps {
 			t.Errorf("ABI %d filter %v network %v: gaps %q, want %d", tc.abi, tc.filter, tc.network, got, tc.gaps)
 		}
 	}

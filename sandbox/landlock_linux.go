@@ -208,7 +208,7 @@ func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
 	if err != nil {
 		return helperArgs{}, err
 	}
-	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, ns: NamespaceNone, argv: Plain(line)}
+	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, unixSockets: spec.UnixSockets, ns: NamespaceNone, argv: Plain(line)}
 	for _, p := range l.protectedInRoots(spec) {
 		if !isUnprotected(checked, p.path) {
 			h.protect = append(h.protect, p.path)

@@ -36,6 +36,7 @@ func suiteOptions(t *testing.T, l *sandbox.Landlock) sandboxtest.Options {
 		NoUDPRules:      !f.UDP && !f.SocketFilter,
 		NoMPTCPRules:    !f.SocketFilter,
 		NoSignalScoping: !f.Scoping, NoAbstractSockets: !f.Scoping,
+		NoUnixSocketRules: !f.SocketFilter,
 	}
 }
 

@@ -66,7 +66,7 @@ func (s Status) mechanism() string {
 	if s.Landlock == nil {
 		return s.Backend
 	}
-	return fmt.Sprintf("landlock ABI %d enforces %s", s.Landlock.ABI, strings.Join(s.Landlock.Enforced(s.Spec.Network), ", "))
+	return fmt.Sprintf("landlock ABI %d enforces %s", s.Landlock.ABI, strings.Join(s.Landlock.Enforced(s.Spec.Network, s.Spec.UnixSockets), ", "))
 }
 
 func (s Status) namespaceLine() string {
@@ -99,7 +99,7 @@ func (s Status) Lines() []string {
 		lines = append(lines, fmt.Sprintf("NOT protected: %s (%s)", u.Path, u.Why))
 	}
 	if s.Landlock != nil {
-		for _, g := range s.Landlock.Gaps(s.Spec.Network) {
+		for _, g := range s.Landlock.Gaps(s.Spec.Network, s.Spec.UnixSockets) {
 			lines = append(lines, "not covered: "+g)
 		}
 	}

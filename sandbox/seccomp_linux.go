@@ -16,6 +16,13 @@ import (
 // sandbox), or into the shell after wisp exits. They fail with EPERM. The
 // kernel reads the request as 32 bits, so only the low half is compared.
 //
+// Unless Unix sockets are allowed: socket(AF_UNIX), EPERM. Landlock does not
+// see a Unix socket by path before ABI 9, and through one another program
+// runs a command for the caller, outside the sandbox: systemd --user
+// (systemd-run), tmux (send-keys), docker. socketpair stays open, so pipes
+// between a command's own processes keep working. io_uring, which can make
+// sockets of its own, is refused too.
+//
 // With the network off: Landlock refuses TCP connect and bind, but not
 // Multipath TCP (socket(…, IPPROTO_MPTCP), as `curl --mptcp` opens), nor
 // UDP below ABI 10, nor sockets made through io_uring. An AF_INET or
@@ -80,7 +87,7 @@ func (p *bpfProgram) resolve() ([]unix.SockFilter, error) {
 }
 
 // commandFilter builds the filter for this machine's architecture.
-func commandFilter(networkOff bool) ([]unix.SockFilter, error) {
+func commandFilter(networkOff, unixOff bool) ([]unix.SockFilter, error) {
 	p := &bpfProgram{jumps: map[int][2]string{}, labels: map[string]int{}}
 	p.load(offArch)
 	p.jump(unix.BPF_JEQ, seccompArch, "", "deny") // a foreign ABI could name other syscalls
@@ -89,10 +96,18 @@ func commandFilter(networkOff bool) ([]unix.SockFilter, error) {
 		p.jump(unix.BPF_JGE, x32SyscallBit, "deny", "")
 	}
 	p.jump(unix.BPF_JEQ, unix.SYS_IOCTL, "ioctl", "")
-	if networkOff {
+	if networkOff || unixOff {
 		p.jump(unix.BPF_JEQ, unix.SYS_IO_URING_SETUP, "deny", "")
 		p.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "", "allow")
 		p.load(offArg0)
+		if unixOff {
+			p.jump(unix.BPF_JEQ, unix.AF_UNIX, "refuse", "")
+		}
+		if !networkOff {
+			p.jump(unix.BPF_JEQ, 0, "allow", "allow") // any other family
+		}
+	}
+	if networkOff {
 		p.jump(unix.BPF_JEQ, unix.AF_INET, "inet", "")
 		p.jump(unix.BPF_JEQ, unix.AF_INET6, "inet", "allow")
 		p.labels["inet"] = len(p.insns)
@@ -102,7 +117,7 @@ func commandFilter(networkOff bool) ([]unix.SockFilter, error) {
 		p.load(offArg2)
 		p.jump(unix.BPF_JEQ, 0, "allow", "")
 		p.jump(unix.BPF_JEQ, unix.IPPROTO_TCP, "allow", "deny")
-	} else {
+	} else if !unixOff {
 		p.jump(unix.BPF_JEQ, 0, "allow", "allow") // every other syscall
 	}
 	p.labels["ioctl"] = len(p.insns)
@@ -118,8 +133,8 @@ func commandFilter(networkOff bool) ([]unix.SockFilter, error) {
 // installFilter installs the filter on the calling thread, which execs
 // next, or on every thread of a served helper. no_new_privs must be set
 // already.
-func installFilter(networkOff, allThreads bool) error {
-	insns, err := commandFilter(networkOff)
+func installFilter(networkOff, unixOff, allThreads bool) error {
+	insns, err := commandFilter(networkOff, unixOff)
 	if err != nil {
 		return err
 	}

@@ -22,6 +22,10 @@ type Spec struct {
 	Home string
 	// Network is false when commands may not open network connections.
 	Network bool
+	// UnixSockets is true when commands may open Unix sockets; false, a
+	// socket through which another program would run a command for them
+	// (systemd --user, tmux, docker) is out of reach.
+	UnixSockets bool
 	// Skipped are candidate roots that do not exist: nothing creates them.
 	Skipped []string
 	// Unprotected are protected paths the backend cannot keep unwritable on
@@ -51,6 +55,8 @@ type SpecOptions struct {
 	// Granted are the folders granted with add_directory.
 	Granted      []string
 	AllowNetwork bool
+	// AllowUnixSockets is commandPolicy.sandbox.allowUnixSockets.
+	AllowUnixSockets bool
 	// Getenv reads the environment wisp runs in (os.Getenv when nil).
 	Getenv func(string) string
 	// GOOS chooses whose temporary and cache folders count (runtime.GOOS
@@ -70,7 +76,7 @@ func NewSpec(o SpecOptions) (Spec, error) {
 	if err := o.check(); err != nil {
 		return Spec{}, err
 	}
-	spec := Spec{Network: o.AllowNetwork}
+	spec := Spec{Network: o.AllowNetwork, UnixSockets: o.AllowUnixSockets}
 	if err := spec.addLaunchDir(o.LaunchDir); err != nil {
 		return Spec{}, err
 	}

@@ -303,7 +303,8 @@ func (s *session) specWith(app *App, userHome string) func([]string) (sandbox.Sp
 		spec, err := sandbox.NewSpec(sandbox.SpecOptions{
 			LaunchDir: s.runner.Dir, WispHome: s.home.Dir, UserHome: userHome,
 			WritablePaths: s.cfg.CommandPolicy.Sandbox.WritablePaths, Granted: granted,
-			AllowNetwork: s.cfg.CommandPolicy.Sandbox.AllowNetwork, Getenv: app.Getenv,
+			AllowNetwork:     s.cfg.CommandPolicy.Sandbox.AllowNetwork,
+			AllowUnixSockets: s.cfg.CommandPolicy.Sandbox.AllowUnixSockets, Getenv: app.Getenv,
 		})
 		if err != nil || s.runner.Backend == nil {
 			return spec, err

@@ -114,8 +114,9 @@ func sandboxSpec(app *App) (sandbox.Spec, config.Config, error) {
 	}
 	spec, err := sandbox.NewSpec(sandbox.SpecOptions{
 		LaunchDir: launch, WispHome: home.Dir, UserHome: userHome,
-		WritablePaths: cfg.CommandPolicy.Sandbox.WritablePaths,
-		AllowNetwork:  cfg.CommandPolicy.Sandbox.AllowNetwork, Getenv: app.Getenv,
+		WritablePaths:    cfg.CommandPolicy.Sandbox.WritablePaths,
+		AllowNetwork:     cfg.CommandPolicy.Sandbox.AllowNetwork,
+		AllowUnixSockets: cfg.CommandPolicy.Sandbox.AllowUnixSockets, Getenv: app.Getenv,
 	})
 	return spec, cfg, sandboxHint(err)
 }

@@ -68,8 +68,9 @@ func wireSandbox(app *App, r *runner.Runner, home config.Home, cfg config.Config
 	userHome, _ := app.UserHome()
 	spec, err := sandbox.NewSpec(sandbox.SpecOptions{
 		LaunchDir: launch, WispHome: home.Dir, UserHome: userHome,
-		WritablePaths: cfg.CommandPolicy.Sandbox.WritablePaths,
-		AllowNetwork:  cfg.CommandPolicy.Sandbox.AllowNetwork, Getenv: app.Getenv,
+		WritablePaths:    cfg.CommandPolicy.Sandbox.WritablePaths,
+		AllowNetwork:     cfg.CommandPolicy.Sandbox.AllowNetwork,
+		AllowUnixSockets: cfg.CommandPolicy.Sandbox.AllowUnixSockets, Getenv: app.Getenv,
 	})
 	if err != nil {
 		return err

@@ -295,3 +295,29 @@ func (s *suite) abstractSocketRefused(t *testing.T) {
 	s.control(dial)
 	s.mustFail(s.spec(true), dial)
 }
+
+// unixSocketRefused: a Unix socket by path, outside the roots as a
+// person's systemd, tmux or docker sockets are, cannot be reached unless
+// the spec allows Unix sockets; then it can.
+func (s *suite) unixSocketRefused(t *testing.T) {
+	s.t = t
+	if runtime.GOOS != "linux" || s.o.NoUnixSocketRules {
+		t.Skip("the backend reports no rules for Unix sockets here")
+	}
+	path := filepath.Join(s.outside, fmt.Sprintf("s%d.sock", time.Now().UnixNano()%100000))
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	if s.o.Credential != nil {
+		_ = os.Chmod(path, 0o777) // reachable by the test user, so only the sandbox stands between
+	}
+	go acceptAll(ln)
+	dial := s.probe("dial-unix", path)
+	s.control(dial)
+	s.mustFail(s.spec(true), dial)
+	allowed := s.spec(true)
+	allowed.UnixSockets = true
+	s.mustSucceed(allowed, dial)
+}

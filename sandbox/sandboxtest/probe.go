@@ -27,6 +27,7 @@ func MaybeProbe() {
 //	dial-mptcp ADDR       Multipath TCP connect to ADDR (Linux)
 //	send-udp ADDR         send one UDP datagram to ADDR
 //	dial-abstract NAME    connect to the abstract Unix socket @NAME
+//	dial-unix PATH        connect to the Unix socket at PATH
 //	wait                  block until stdin closes (a process to signal)
 //	tiocsti               push a character into the controlling terminal's
 //	                      input with TIOCSTI (Linux)
@@ -44,6 +45,8 @@ func probe(op string, args []string) int {
 		err = sendUDP(args[0])
 	case op == "dial-abstract" && len(args) == 1:
 		err = dial("unix", "@"+args[0])
+	case op == "dial-unix" && len(args) == 1:
+		err = dial("unix", args[0])
 	case op == "tiocsti" && len(args) == 0:
 		err = tiocsti()
 	case op == "seize-parent" && len(args) == 0:

@@ -37,6 +37,9 @@ type Options struct {
 	// NoAbstractSockets skip what the backend says it cannot enforce here
 	// (from its own report).
 	NoNetworkRules, NoUDPRules, NoMPTCPRules, NoSignalScoping, NoAbstractSockets bool
+	// NoUnixSocketRules skips the case for Unix sockets by path, which a
+	// backend without the seccomp filter leaves open.
+	NoUnixSocketRules bool
 }
 
 // Run runs the suite against b.
@@ -55,6 +58,7 @@ func Run(t *testing.T, b sandbox.Backend, o Options) {
 	t.Run("NetworkOffRefusesTCP", s.networkOff)
 	t.Run("SignalOutsideRefused", s.signalRefused)
 	t.Run("AbstractSocketOutsideRefused", s.abstractSocketRefused)
+	t.Run("UnixSocketRefusedUnlessAllowed", s.unixSocketRefused)
 }
 
 type suite struct {
