@@ -304,14 +304,22 @@ func (s *suite) unixSocketRefused(t *testing.T) {
 	if runtime.GOOS != "linux" || s.o.NoUnixSocketRules {
 		t.Skip("the backend reports no rules for Unix sockets here")
 	}
-	path := filepath.Join(s.outside, fmt.Sprintf("s%d.sock", time.Now().UnixNano()%100000))
+	// A short folder of its own, outside the one root: a socket's path must
+	// fit in 108 bytes, which the test's own folders may not.
+	dir, err := os.MkdirTemp("", "wisp-sock")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	path := filepath.Join(dir, "s.sock")
 	ln, err := net.Listen("unix", path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	if s.o.Credential != nil {
-		_ = os.Chmod(path, 0o777) // reachable by the test user, so only the sandbox stands between
+	if s.o.Credential != nil { // reachable by the test user, so only the sandbox stands between
+		_ = os.Chmod(dir, 0o755)
+		_ = os.Chmod(path, 0o777)
 	}
 	go acceptAll(ln)
 	dial := s.probe("dial-unix", path)
