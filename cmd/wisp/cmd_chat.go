@@ -300,12 +300,9 @@ func (s *session) toolbox(app *App) *tools.Toolbox {
 
 func (s *session) specWith(app *App, userHome string) func([]string) (sandbox.Spec, error) {
 	return func(granted []string) (sandbox.Spec, error) {
-		spec, err := sandbox.NewSpec(sandbox.SpecOptions{
-			LaunchDir: s.runner.Dir, WispHome: s.home.Dir, UserHome: userHome,
-			WritablePaths: s.cfg.CommandPolicy.Sandbox.WritablePaths, Granted: granted,
-			AllowNetwork:     s.cfg.CommandPolicy.Sandbox.AllowNetwork,
-			AllowUnixSockets: s.cfg.CommandPolicy.Sandbox.AllowUnixSockets, Getenv: app.Getenv,
-		})
+		opts := specOptions(app, s.cfg, s.home, s.runner.Dir, userHome)
+		opts.Granted = granted
+		spec, err := sandbox.NewSpec(opts)
 		if err != nil || s.runner.Backend == nil {
 			return spec, err
 		}

@@ -112,12 +112,7 @@ func sandboxSpec(app *App) (sandbox.Spec, config.Config, error) {
 	if err != nil {
 		return sandbox.Spec{}, cfg, fmt.Errorf("find your home directory: %w", err)
 	}
-	spec, err := sandbox.NewSpec(sandbox.SpecOptions{
-		LaunchDir: launch, WispHome: home.Dir, UserHome: userHome,
-		WritablePaths:    cfg.CommandPolicy.Sandbox.WritablePaths,
-		AllowNetwork:     cfg.CommandPolicy.Sandbox.AllowNetwork,
-		AllowUnixSockets: cfg.CommandPolicy.Sandbox.AllowUnixSockets, Getenv: app.Getenv,
-	})
+	spec, err := sandbox.NewSpec(specOptions(app, cfg, home, launch, userHome))
 	return spec, cfg, sandboxHint(err)
 }
 

@@ -61,17 +61,24 @@ func newSession(app *App, opts runnerOptions) (*session, error) {
 	return &session{home: home, cfg: cfg, audit: log, runner: r}, nil
 }
 
+// specOptions is what the configuration says of the sandbox for a command
+// launched in launch: every place that builds a spec (the session, a
+// folder grant, doctor and sandbox report) builds it from the same keys.
+func specOptions(app *App, cfg config.Config, home config.Home, launch, userHome string) sandbox.SpecOptions {
+	sb := cfg.CommandPolicy.Sandbox
+	return sandbox.SpecOptions{
+		LaunchDir: launch, WispHome: home.Dir, UserHome: userHome,
+		WritablePaths: sb.WritablePaths, AllowNetwork: sb.AllowNetwork, AllowUnixSockets: sb.AllowUnixSockets,
+		Getenv: app.Getenv,
+	}
+}
+
 func wireSandbox(app *App, r *runner.Runner, home config.Home, cfg config.Config, launch string) error {
 	if !cfg.CommandPolicy.Sandbox.Enabled || r.Unsafe {
 		return nil
 	}
 	userHome, _ := app.UserHome()
-	spec, err := sandbox.NewSpec(sandbox.SpecOptions{
-		LaunchDir: launch, WispHome: home.Dir, UserHome: userHome,
-		WritablePaths:    cfg.CommandPolicy.Sandbox.WritablePaths,
-		AllowNetwork:     cfg.CommandPolicy.Sandbox.AllowNetwork,
-		AllowUnixSockets: cfg.CommandPolicy.Sandbox.AllowUnixSockets, Getenv: app.Getenv,
-	})
+	spec, err := sandbox.NewSpec(specOptions(app, cfg, home, launch, userHome))
 	if err != nil {
 		return err
 	}
