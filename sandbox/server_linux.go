@@ -284,8 +284,15 @@ func (s *Server) stopped() bool {
 	if err != nil {
 		return false
 	}
-	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+	fields := statFields(data)
 	return len(fields) > 0 && (fields[0] == "T" || fields[0] == "t")
+}
+
+// statFields are the fields of /proc/PID/stat after "pid (comm)": state,
+// ppid, pgrp, and on. comm may hold spaces and parentheses, so they start
+// after its last ')'.
+func statFields(stat []byte) []string {
+	return strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
 }
 
 // awaitDone waits for the command's status; once the command has ended
@@ -359,13 +366,12 @@ func (s *Server) isOwnLeader(pid int) bool {
 	return err == nil && ownLeader(data, s.servingPid, pid)
 }
 
-// ownLeader reads /proc/PID/stat: "pid (comm) state ppid pgrp ...", where
-// comm may hold spaces and parentheses. A command being reaped as it is
+// ownLeader reads /proc/PID/stat. A command being reaped as it is
 // read shows a dead state with parent and group 0 (the kernel has already
 // unhashed it); that too is a command gone. No live process shows both
 // zeros with a dead state, so a forged pid cannot pass as one.
 func ownLeader(stat []byte, servingPid, pid int) bool {
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	fields := statFields(stat)
 	if len(fields) < 3 {
 		return false
 	}
