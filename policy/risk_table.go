@@ -44,8 +44,9 @@ func riskFor(program string) *programRisk {
 }
 
 // parseRiskEntry reads only the lines of text that name program, which
-// gives the same rows in the same order as parseRiskTable does for it. The
-// whole text's errors are parseRiskTable's to find, in the tests.
+// gives the same rows in the same order as reading the whole table does
+// (a test pins it). The whole text's errors are for the tests to find:
+// risk.txt is embedded, so a line that does not parse is a build's bug.
 func parseRiskEntry(text, program string) *programRisk {
 	table := map[string]*programRisk{}
 	for line := range strings.Lines(text) {
@@ -83,20 +84,6 @@ func nextWord(s string) (word, rest string) {
 		return s, ""
 	}
 	return s[:end], s[end:]
-}
-
-func parseRiskTable(text string) (map[string]*programRisk, error) {
-	table := map[string]*programRisk{}
-	for n, line := range strings.Split(text, "\n") {
-		fields := strings.Fields(line)
-		if len(fields) == 0 || strings.HasPrefix(fields[0], "#") {
-			continue
-		}
-		if err := addRiskLine(table, fields); err != nil {
-			return nil, fmt.Errorf("line %d: %w", n+1, err)
-		}
-	}
-	return table, nil
 }
 
 func addRiskLine(table map[string]*programRisk, fields []string) error {
