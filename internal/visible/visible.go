@@ -17,7 +17,7 @@ import (
 
 // Line returns s safe to show on one line.
 func Line(s string) string {
-	if utf8.ValidString(s) && !strings.ContainsFunc(s, hidden) {
+	if utf8.ValidString(s) && !strings.ContainsFunc(s, Hidden) {
 		return s
 	}
 	var b strings.Builder
@@ -27,7 +27,7 @@ func Line(s string) string {
 			b.WriteRune(r) // a real U+FFFD
 		case r == utf8.RuneError:
 			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case hidden(r):
+		case Hidden(r):
 			q := strconv.QuoteRune(r)
 			b.WriteString(q[1 : len(q)-1])
 		default:
@@ -37,4 +37,9 @@ func Line(s string) string {
 	return b.String()
 }
 
-func hidden(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }
+// Hidden reports whether r is shown as an escape: a control character, a
+// format character (bidirectional controls, zero-width characters), or a
+// line or paragraph separator, which some terminals take as a newline.
+func Hidden(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
+}

@@ -1,0 +1,191 @@
+package render
+
+import (
+	"io"
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mattn/go-runewidth"
+)
+
+// tabWidth is where the terminal's tab stops are, every 8 columns.
+const tabWidth = 8
+
+// Writer renders text that streams (the model's words, a command's
+// output) onto a terminal: each piece as Text renders it, wrapped at word
+// boundaries to the terminal's width. A piece that ends inside what may be
+// a colour sequence, a CR LF pair or a UTF-8 character keeps that tail
+// until the next piece, so a sequence cut in two is still dropped whole;
+// the word being written is kept until it ends, so it can move to the next
+// line whole. Flush writes what is kept.
+type Writer struct {
+	w io.Writer
+	// Width gives the terminal's width in columns; nil or 0: no wrapping.
+	Width func() int
+
+	col       int // the cursor's column, as far as this writer knows
+	spaces    int // spaces kept before the word: dropped when it wraps
+	word      strings.Builder
+	wordWidth int
+	held      string // a tail that may continue in the next piece
+}
+
+// NewWriter renders onto w, wrapping at width() (nil: no wrapping).
+func NewWriter(w io.Writer, width func() int) *Writer {
+	return &Writer{w: w, Width: width}
+}
+
+// WriteString renders s, someone else's text.
+func (w *Writer) WriteString(s string) {
+	s = w.held + s
+	w.held = ""
+	s, w.held = splitTail(s)
+	for _, r := range Text(s) {
+		w.rune(r)
+	}
+}
+
+// Raw writes wisp's own bytes (a style of its palette) as they are,
+// after what was kept: they take no column.
+func (w *Writer) Raw(seq string) {
+	w.flushWord()
+	io.WriteString(w.w, seq)
+}
+
+// Flush writes the kept tail and word.
+func (w *Writer) Flush() {
+	if w.held != "" {
+		held := w.held
+		w.held = ""
+		for _, r := range Text(held) {
+			w.rune(r)
+		}
+		// A tail still cut (an ESC alone, half a character) is shown.
+	}
+	w.flushWord()
+}
+
+// AtLineStart reports whether the cursor is at the start of a line, after
+// Flush.
+func (w *Writer) AtLineStart() bool { return w.col == 0 && w.word.Len() == 0 && w.held == "" }
+
+// EndLine flushes and ends the line unless it is at a line's start.
+func (w *Writer) EndLine() {
+	w.Flush()
+	if w.col != 0 {
+		w.newline()
+	}
+}
+
+func (w *Writer) width() int {
+	if w.Width == nil {
+		return 0
+	}
+	return w.Width()
+}
+
+func (w *Writer) rune(r rune) {
+	switch r {
+	case '\n':
+		w.flushWord()
+		w.newline()
+	case ' ':
+		if w.word.Len() > 0 {
+			w.flushWord()
+		}
+		w.spaces++
+	case '\t':
+		w.flushWord()
+		w.writeSpaces()
+		next := (w.col/tabWidth + 1) * tabWidth
+		if width := w.width(); width > 0 && next >= width {
+			w.newline()
+			return
+		}
+		io.WriteString(w.w, "\t")
+		w.col = next
+	default:
+		w.word.WriteRune(r)
+		w.wordWidth += runewidth.RuneWidth(r)
+		if width := w.width(); width > 0 && w.wordWidth >= width {
+			w.flushWord() // longer than a line: broken where it must be
+		}
+	}
+}
+
+func (w *Writer) newline() {
+	io.WriteString(w.w, "\n")
+	w.col, w.spaces = 0, 0
+}
+
+// writeSpaces writes the kept spaces that fit on the line.
+func (w *Writer) writeSpaces() {
+	n := w.spaces
+	w.spaces = 0
+	if width := w.width(); width > 0 && w.col+n >= width {
+		n = max(0, width-w.col-1)
+	}
+	io.WriteString(w.w, strings.Repeat(" ", n))
+	w.col += n
+}
+
+// flushWord writes the kept word, on the next line when it would not fit
+// on this one; a word wider than the line is broken at the width.
+func (w *Writer) flushWord() {
+	if w.word.Len() == 0 {
+		w.writeSpaces()
+		return
+	}
+	word := w.word.String()
+	w.word.Reset()
+	ww := w.wordWidth
+	w.wordWidth = 0
+	width := w.width()
+	if width <= 0 {
+		w.writeSpaces()
+		io.WriteString(w.w, word)
+		w.col += ww
+		return
+	}
+	if w.col > 0 && w.col+w.spaces+ww > width {
+		w.newline()
+	}
+	w.writeSpaces()
+	for _, r := range word {
+		rw := runewidth.RuneWidth(r)
+		if w.col+rw > width && w.col > 0 {
+			w.newline()
+		}
+		io.WriteString(w.w, string(r))
+		w.col += rw
+	}
+	if w.col >= width {
+		w.newline() // at the edge: the next line starts clean
+	}
+}
+
+// cutSequence matches what may be the start of an SGR sequence.
+var cutSequence = regexp.MustCompile("\x1b(\\[[0-9;:]*)?$")
+
+// maxHeld bounds a kept tail: a "sequence" longer than this is not one.
+const maxHeld = 64
+
+// splitTail splits off an end of s that may continue in the next piece.
+func splitTail(s string) (body, tail string) {
+	if strings.HasSuffix(s, "\r") {
+		return s[:len(s)-1], "\r"
+	}
+	if i := strings.LastIndexByte(s, 0x1b); i >= 0 && len(s)-i <= maxHeld && cutSequence.MatchString(s[i:]) {
+		return s[:i], s[i:]
+	}
+	for i := 1; i <= 3 && i <= len(s); i++ {
+		if utf8.RuneStart(s[len(s)-i]) {
+			if !utf8.FullRuneInString(s[len(s)-i:]) {
+				return s[:len(s)-i], s[len(s)-i:]
+			}
+			break
+		}
+	}
+	return s, ""
+}
