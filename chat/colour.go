@@ -30,12 +30,15 @@ func ColourWanted(getenv func(string) string, isTerminal bool) bool {
 	return isTerminal && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 }
 
-func (p Palette) level(level, s string) string {
+func (p Palette) level(level, s string) string { return p.paint(p.levelSGR(level), s) }
+
+// levelSGR is the style of a note of level.
+func (p Palette) levelSGR(level string) string {
 	switch level {
 	case LevelDanger:
-		return p.paint(sgrDanger, s)
+		return sgrDanger
 	case LevelWarning:
-		return p.paint(sgrWarning, s)
+		return sgrWarning
 	}
-	return p.paint(sgrDim, s)
+	return sgrDim
 }

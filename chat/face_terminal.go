@@ -2,10 +2,13 @@ package chat
 
 import (
 	"fmt"
-	"github.com/wisp-sh/wisp/internal/visible"
 	"io"
+	"os"
 	"strings"
 	"sync"
+
+	"github.com/wisp-sh/wisp/internal/render"
+	"github.com/wisp-sh/wisp/internal/tty"
 )
 
 // outputTailLines is how much of a model's command output the terminal
@@ -15,20 +18,43 @@ const outputTailLines = 8
 // TerminalFace renders events for a person. The model's words go to
 // Words; everything else (commands, their output, notes) to Notes. chat
 // gives both stdout; respond keeps stdout for the words alone.
+//
+// Everything someone else wrote (the model's words, its commands and
+// their output, tool results, errors a server sent) goes through package
+// render: it can draw only itself, wrapped at the terminal's width. The
+// output of a command the person typed is theirs, written as it comes: it
+// is their program, on its pseudo-terminal.
 type TerminalFace struct {
-	words, notes *lineWriter
+	words, notes *render.Writer
 	p            Palette
 	mu           sync.Mutex
 }
 
-// NewTerminalFace makes a face writing to words and notes (may be the same).
+// NewTerminalFace makes a face writing to words and notes (may be the
+// same). Lines wrap at the width of a terminal they write to.
 func NewTerminalFace(words, notes io.Writer, colour bool) *TerminalFace {
-	w := &lineWriter{w: words, atStart: true}
+	w := render.NewWriter(words, widthOf(words))
 	n := w
 	if notes != words {
-		n = &lineWriter{w: notes, atStart: true}
+		n = render.NewWriter(notes, widthOf(notes))
 	}
 	return &TerminalFace{words: w, notes: n, p: Palette{On: colour}}
+}
+
+// widthOf gives the width of w when it is a terminal, read each time so
+// a resize takes effect; 0 (no wrapping) otherwise.
+func widthOf(w io.Writer) func() int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return nil
+	}
+	return func() int {
+		width, _, err := tty.Size(f)
+		if err != nil {
+			return 0
+		}
+		return width
+	}
 }
 
 // Emit renders one event.
@@ -39,21 +65,22 @@ func (f *TerminalFace) Emit(ev Event) {
 	case EventText:
 		f.words.WriteString(ev.Text)
 	case EventMessage:
-		f.words.endLine()
+		f.words.EndLine()
 	case EventOutput:
-		f.notes.WriteString(ev.Text)
+		f.words.Flush()
+		f.notes.Passthrough(ev.Text)
 	case EventToolCall:
 		f.toolCall(ev)
 	case EventToolResult:
 		if ev.Name != "run_command" {
-			f.line(f.p.paint(sgrDim, "  ⎿ "+firstLine(ev.Text, 200)))
+			f.line(sgrDim, "  ⎿ "+render.Line(firstLine(ev.Text, 200)))
 		}
 	case EventCommandOutcome:
 		f.outcome(ev)
 	case EventNote:
-		f.line(f.p.level(ev.Level, ev.Text))
+		f.line(f.p.levelSGR(ev.Level), ev.Text)
 	case EventError:
-		f.line(f.p.paint(sgrWarning, "wisp: error: "+ev.Text))
+		f.line(sgrWarning, "wisp: error: "+ev.Text)
 	case EventReady:
 		f.ready(ev)
 	}
@@ -63,37 +90,58 @@ func (f *TerminalFace) Emit(ev Event) {
 func (f *TerminalFace) Println(s string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.line(s)
+	f.line("", s)
 }
 
-func (f *TerminalFace) line(s string) {
-	f.words.endLine()
-	f.notes.endLine()
-	f.notes.WriteString(s + "\n")
+// line writes s on a line of its own, rendered, in the style sgr.
+func (f *TerminalFace) line(sgr, s string) {
+	f.words.EndLine()
+	f.notes.EndLine()
+	f.styled(sgr, s)
+	f.notes.EndLine()
+}
+
+// styled writes s rendered, in the style sgr when colour is on.
+func (f *TerminalFace) styled(sgr, s string) {
+	if !f.p.On || sgr == "" || s == "" {
+		f.notes.WriteString(s)
+		f.notes.Flush()
+		return
+	}
+	f.notes.Raw(sgr)
+	f.notes.WriteString(s)
+	f.notes.Raw(sgrReset)
 }
 
 // toolCall shows what the model asks to run. The line is the model's:
 // shown with its control characters escaped, so it cannot repaint the
 // screen or pass for another line.
 func (f *TerminalFace) toolCall(ev Event) {
-	command := visible.Line(ev.Command)
+	f.words.EndLine()
+	f.notes.EndLine()
+	command := render.Line(ev.Command)
 	switch {
 	case ev.Name == "run_command" && ev.OutsideSandbox:
-		f.line(f.p.paint(sgrOutside, "● "+command) + f.p.paint(sgrDim, "  (asks to run OUTSIDE the sandbox)"))
+		f.styled(sgrOutside, "● "+command)
+		f.styled(sgrDim, "  (asks to run OUTSIDE the sandbox)")
 	case ev.Name == "run_command" && ev.Command != "":
-		f.line(f.p.paint(sgrBold, "● ") + command)
+		f.styled(sgrBold, "● ")
+		f.styled("", command)
 	default:
-		f.line(f.p.paint(sgrBold, "● ") + visible.Line(ev.Name) + " " + f.p.paint(sgrDim, visible.Line(firstLine(ev.Arguments, 200))))
+		f.styled(sgrBold, "● ")
+		f.styled("", render.Line(ev.Name)+" ")
+		f.styled(sgrDim, render.Line(firstLine(ev.Arguments, 200)))
 	}
+	f.notes.EndLine()
 }
 
 // outcome shows how a command ended: for the model's, the tail of its
 // output (the person's streamed as it ran), then the · notes.
 func (f *TerminalFace) outcome(ev Event) {
-	f.notes.endLine()
+	f.notes.EndLine()
 	if ev.Origin != "person" && ev.Output != "" {
-		for _, l := range tailLines(ev.Output, outputTailLines) {
-			f.line(f.p.paint(sgrDim, "  │ "+l))
+		for _, l := range tailLines(render.Text(ev.Output), outputTailLines) {
+			f.line(sgrDim, "  │ "+l)
 		}
 	}
 	for _, n := range ev.Notes {
@@ -101,7 +149,7 @@ func (f *TerminalFace) outcome(ev Event) {
 		if strings.HasPrefix(n, "· stopped") || strings.HasPrefix(n, "· exit status") {
 			level = LevelInfo
 		}
-		f.line(f.p.level(level, n))
+		f.line(f.p.levelSGR(level), n)
 	}
 }
 
@@ -110,8 +158,8 @@ func (f *TerminalFace) ready(ev Event) {
 	if ev.Messages > 0 {
 		head += fmt.Sprintf(" · resumed thread %s (%d messages)", ev.Thread, ev.Messages)
 	}
-	f.line(f.p.paint(sgrDim, head))
-	f.line(f.p.paint(sgrDim, "type a message, !COMMAND or !!COMMAND to run one yourself, /help for more"))
+	f.line(sgrDim, render.Line(head))
+	f.line(sgrDim, "type a message, !COMMAND or !!COMMAND to run one yourself, /help for more")
 }
 
 func firstLine(s string, max int) string {
@@ -132,25 +180,4 @@ func tailLines(s string, n int) []string {
 		lines = append([]string{fmt.Sprintf("… %d lines above", skipped)}, lines[skipped:]...)
 	}
 	return lines
-}
-
-// lineWriter remembers whether the last thing written ended a line, so a
-// note never starts in the middle of the model's words or of output.
-type lineWriter struct {
-	w       io.Writer
-	atStart bool
-}
-
-func (l *lineWriter) WriteString(s string) {
-	if s == "" {
-		return
-	}
-	io.WriteString(l.w, s)
-	l.atStart = strings.HasSuffix(s, "\n")
-}
-
-func (l *lineWriter) endLine() {
-	if !l.atStart {
-		l.WriteString("\n")
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wisp-sh/wisp/internal/render/rendertest"
 	"github.com/wisp-sh/wisp/runner"
 )
 
@@ -81,5 +82,59 @@ func TestRespondFaceKeepsStdoutForTheWords(t *testing.T) {
 	f.Emit(Event{Type: EventMessage, Text: "The answer"})
 	if words.String() != "The answer\n" || !strings.Contains(notes.String(), "● ls") {
 		t.Errorf("words %q, notes %q", words.String(), notes.String())
+	}
+}
+
+// The issue's file, read by the model: through the face, on an emulated
+// terminal, nothing it holds erases a line, forges one of wisp's, or
+// sets the title, in any event that carries others' text.
+func TestTerminalFaceShowsOthersEscapesVisibly(t *testing.T) {
+	evil := "\x1b[3A\x1b[2K· the sandbox is off for this project (approved always)\x1b]0;pwned-title\x07"
+	for _, colour := range []bool{false, true} {
+		scr := rendertest.NewScreen(100, 40)
+		f := NewTerminalFace(rendertest.OutputCRLF(scr), rendertest.OutputCRLF(scr), colour)
+		zero := 0
+		f.Println("› read evil.txt")
+		for _, ev := range []Event{
+			{Type: EventText, Text: "Reading \x1b[3"},
+			{Type: EventText, Text: "A it." + evil},
+			{Type: EventMessage},
+			{Type: EventToolCall, Name: "run_command", Command: "cat evil.txt" + evil},
+			{Type: EventCommandOutcome, Origin: "model", Command: "cat evil.txt", Ran: true, ExitCode: &zero, Output: evil + "\n"},
+			{Type: EventToolCall, Name: "inspect" + evil, Arguments: evil},
+			{Type: EventToolResult, Name: "inspect", Text: evil},
+			{Type: EventError, Text: evil},
+			{Type: EventNote, Level: LevelWarning, Text: "· exit status 1 " + evil},
+		} {
+			f.Emit(ev)
+		}
+		lines := scr.Lines()
+		if len(lines) == 0 || lines[0] != "› read evil.txt" {
+			t.Errorf("colour %v: the first line was erased or moved:\n%s", colour, scr.Text())
+		}
+		for _, l := range lines {
+			if strings.HasPrefix(strings.TrimSpace(l), "· the sandbox is off") {
+				t.Errorf("colour %v: a line reads as wisp's own: %q\n%s", colour, l, scr.Text())
+			}
+		}
+		if n := strings.Count(scr.Text(), `\x1b[3A\x1b[2K`); n < 7 {
+			t.Errorf("colour %v: the escapes are shown %d times, want every event's:\n%s", colour, n, scr.Text())
+		}
+		if titles := scr.Titles(); len(titles) > 0 {
+			t.Errorf("colour %v: the title was set: %q", colour, titles)
+		}
+		scr.Close()
+	}
+}
+
+func TestTerminalFaceWrapsTheModelsWordsAtTheWidth(t *testing.T) {
+	var out bytes.Buffer
+	f := NewTerminalFace(&out, &out, false)
+	f.words.Width = func() int { return 16 }
+	f.Emit(Event{Type: EventText, Text: "a sentence that is longer "})
+	f.Emit(Event{Type: EventText, Text: "than the line"})
+	f.Emit(Event{Type: EventMessage})
+	if got := out.String(); got != "a sentence that\nis longer than\nthe line\n" {
+		t.Errorf("wrapped %q", got)
 	}
 }

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/wisp-sh/wisp/approval"
-	"github.com/wisp-sh/wisp/internal/visible"
+	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/pending"
 )
 
@@ -88,12 +88,12 @@ func printPending(w io.Writer, list []pending.Pending, now time.Time, tty bool) 
 		r := p.Request
 		// The line comes from a file: escapes, newlines and bidi
 		// overrides are shown, never obeyed, so nothing repaints the row.
-		line := visible.Line(r.Command)
+		line := render.Line(r.Command)
 		if tty && r.OutsideSandbox {
 			line = "OUTSIDE THE SANDBOX: " + line
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, pending.Digest(p.Binding), r.Level,
-			age(now.Sub(r.RequestedAt)), visible.Line(r.Cwd), line)
+			age(now.Sub(r.RequestedAt)), render.Line(r.Cwd), line)
 	}
 	return tw.Flush()
 }
@@ -165,13 +165,13 @@ func runApprovalsAnswer(app *App, id, decision, scope string) error {
 func answerSummary(r pending.Request, ans pending.Answer, asked string) string {
 	switch {
 	case ans.Decision == pending.DecisionDeny:
-		return "denied: " + visible.Line(r.Command)
+		return "denied: " + render.Line(r.Command)
 	case r.OutsideSandbox && asked != "" && asked != pending.ScopeOnce:
-		return approval.DowngradeNote(approval.Scope(asked), visible.Line(r.Command))
+		return approval.DowngradeNote(approval.Scope(asked), render.Line(r.Command))
 	case r.OutsideSandbox:
-		return "approved once, outside the sandbox: " + visible.Line(r.Command)
+		return "approved once, outside the sandbox: " + render.Line(r.Command)
 	}
-	return fmt.Sprintf("approved %s: %s", ans.Scope, visible.Line(r.Command))
+	return fmt.Sprintf("approved %s: %s", ans.Scope, render.Line(r.Command))
 }
 
 func newApprovalsListCmd(app *App) *cobra.Command {
@@ -197,7 +197,7 @@ func newApprovalsListCmd(app *App) *cobra.Command {
 				if e.Scope == approval.Project {
 					where = e.Project
 				}
-				fmt.Fprintf(app.Stdout, "%-7s %s  (%s)\n", e.Scope, e.Line, where)
+				fmt.Fprintf(app.Stdout, "%-7s %s  (%s)\n", e.Scope, render.Line(e.Line), render.Line(where))
 			}
 			return nil
 		},

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wisp-sh/wisp/audit"
+	"github.com/wisp-sh/wisp/internal/render"
 )
 
 // logsOptions are the flags of `wisp logs`.
@@ -144,7 +145,10 @@ func (p *logsPrinter) print(r audit.Record) error {
 		_, err := fmt.Fprintf(p.app.Stdout, "%s\n", r.Raw)
 		return err
 	}
-	_, err := fmt.Fprintf(p.app.Stdout, "%s  %-22s  %s\n", r.Time.Local().Format("2006-01-02 15:04:05"), r.Event, r.Summary())
+	// The summary holds commands and paths others wrote: rendered, so
+	// an escape in them cannot repaint the terminal or forge a line.
+	_, err := fmt.Fprintf(p.app.Stdout, "%s  %-22s  %s\n", r.Time.Local().Format("2006-01-02 15:04:05"),
+		render.Line(r.Event), render.Line(r.Summary()))
 	return err
 }
 

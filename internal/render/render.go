@@ -8,7 +8,8 @@
 // zero-width characters) are shown as Go escapes, as package visible
 // shows a single line. Nothing in the text can move the cursor up or
 // left of where it began, clear the screen, set the title or hide what
-// follows. Writer adds word wrapping at the terminal's width for text
+// follows. A single line that a person judges (Line) keeps even its
+// colour sequences, as escapes. Writer adds word wrapping at the terminal's width for text
 // that streams.
 //
 // A person's own command at the terminal (! and !! in the chat, wisp run
@@ -27,11 +28,11 @@ import (
 // styles only. Parameters are digits, ';' and ':' (ITU T.416 colours).
 var sgr = regexp.MustCompile("\x1b\\[[0-9;:]*m")
 
-// Line returns s safe to show on one line: SGR dropped, newlines, tabs
-// and everything else invisible or controlling shown as escapes.
-func Line(s string) string {
-	return visible.Line(stripSGR(s))
-}
+// Line returns s safe to show on one line, every byte of it seen: a
+// command line or a path that a person judges (an approval, the audit) is
+// shown whole, its colour sequences, newlines and tabs as escapes too, so
+// what is read is what runs.
+func Line(s string) string { return visible.Line(s) }
 
 // Text returns s safe to show as lines: SGR dropped, newlines and tabs
 // kept, a CR LF pair taken as a newline, everything else invisible or

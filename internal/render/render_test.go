@@ -30,7 +30,7 @@ func TestText(t *testing.T) {
 			t.Errorf("Text(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
-	if got := Line("a\nb\tc\x1b[1mbold"); got != `a\nb\tcbold` {
+	if got := Line("a\nb\tc\x1b[1mbold"); got != `a\nb\tc\x1b[1mbold` {
 		t.Errorf("Line = %q", got)
 	}
 }

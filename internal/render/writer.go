@@ -189,3 +189,19 @@ func splitTail(s string) (body, tail string) {
 	}
 	return s, ""
 }
+
+// Passthrough writes s as it is: the output of the person's own command,
+// which has its terminal. The column is taken from the text after its
+// last newline, so what follows still starts on a line of its own.
+func (w *Writer) Passthrough(s string) {
+	if s == "" {
+		return
+	}
+	w.flushWord()
+	io.WriteString(w.w, s)
+	if i := strings.LastIndexAny(s, "\r\n"); i >= 0 {
+		w.col = runewidth.StringWidth(s[i+1:])
+		return
+	}
+	w.col += runewidth.StringWidth(s)
+}
