@@ -7,6 +7,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/wisp-sh/wisp/approval"
+	"github.com/wisp-sh/wisp/internal/render"
 )
 
 // Elicitation asks the person through the MCP client that made the call,
@@ -93,14 +94,21 @@ func Dialog(req approval.Request) *sdk.ElicitParams {
 	return &sdk.ElicitParams{Mode: "form", Message: message(req), RequestedSchema: schema(req)}
 }
 
-// Title is the dialog's title, carried as the form schema's title.
+// Title is the dialog's title, carried as the form schema's title. It
+// is rendered on one line like the message's parts, whatever a level's
+// name becomes.
 func Title(req approval.Request) string {
 	if req.OutsideSandbox {
-		return fmt.Sprintf("wisp: run OUTSIDE the sandbox? (%s risk)", req.Level)
+		return render.Line(fmt.Sprintf("wisp: run OUTSIDE the sandbox? (%s risk)", req.Level))
 	}
-	return fmt.Sprintf("wisp: run this command? (%s risk)", req.Level)
+	return render.Line(fmt.Sprintf("wisp: run this command? (%s risk)", req.Level))
 }
 
+// message is the dialog's text. The command line, the folder and the
+// reasons (add_directory's holds the model's words) are others' text:
+// rendered on one line each, as every face shows them, so an escape
+// sequence cannot hide what follows in a client that draws on a terminal,
+// and a newline cannot forge an "in DIR" or a reason line.
 func message(req approval.Request) string {
 	var b strings.Builder
 	if req.OutsideSandbox {
@@ -108,9 +116,9 @@ func message(req approval.Request) string {
 	} else {
 		b.WriteString("Command to run:\n")
 	}
-	fmt.Fprintf(&b, "  %s\nin %s\n", req.Line, req.Dir)
+	fmt.Fprintf(&b, "  %s\nin %s\n", render.Line(req.Line), render.Line(req.Dir))
 	for _, r := range req.Reasons {
-		fmt.Fprintf(&b, "· %s\n", r)
+		fmt.Fprintf(&b, "· %s\n", render.Line(r))
 	}
 	b.WriteString("Only you can answer this: the agent that asked cannot. ")
 	if req.OutsideSandbox {
