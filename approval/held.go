@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"sort"
 	"sync"
@@ -161,9 +160,13 @@ func (e *InvalidFileError) Unwrap() error { return e.Err }
 
 func (h *Held) load() (*heldFile, error) {
 	f := &heldFile{Version: 1, Project: map[string][]string{}}
-	data, err := os.ReadFile(h.path)
+	data, err := config.ReadStateFile(h.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return f, nil
+	}
+	var unsafe *config.UnsafeError
+	if errors.As(err, &unsafe) {
+		return nil, err // a link, another's, or writable by others: never read
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read held approvals: %w", err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 )
 
 // Config is config.json. Every key is optional; Default holds the values
@@ -110,11 +109,16 @@ func (e *InvalidError) Error() string {
 }
 
 // Load reads config.json from the home. A missing file is the defaults; an
-// invalid one is an *InvalidError that names every problem found.
+// invalid one is an *InvalidError that names every problem found; one that
+// is a link, another's, or writable by others is an *UnsafeError.
 func Load(h Home) (Config, error) {
-	data, err := os.ReadFile(h.ConfigFile())
+	data, err := ReadStateFile(h.ConfigFile())
 	if errors.Is(err, fs.ErrNotExist) {
 		return Default(), nil
+	}
+	var unsafe *UnsafeError
+	if errors.As(err, &unsafe) {
+		return Config{}, err
 	}
 	if err != nil {
 		return Config{}, fmt.Errorf("read config: %w", err)

@@ -129,30 +129,11 @@ func TestGet(t *testing.T) {
 	}
 }
 
-func TestHomeCheck(t *testing.T) {
-	dir := t.TempDir()
-	h := Home{Dir: filepath.Join(dir, "w")}
-	if err := h.Check(os.Getuid()); err == nil || !strings.Contains(err.Error(), "does not exist yet") {
-		t.Errorf("missing home: %v", err)
-	}
-	h.Ensure()
-	if err := h.Check(os.Getuid()); err != nil {
-		t.Errorf("fresh home: %v", err)
-	}
-	os.Chmod(h.Dir, 0o755)
-	if err := h.Check(os.Getuid()); err == nil || !strings.Contains(err.Error(), "chmod 700") {
-		t.Errorf("loose home: %v", err)
-	}
-	if err := h.Check(os.Getuid() + 1); err == nil || !strings.Contains(err.Error(), "not by you") {
-		t.Errorf("foreign home: %v", err)
-	}
-}
-
 func TestResolveHome(t *testing.T) {
 	env := map[string]string{HomeEnv: "/x/wh"}
 	h, _ := ResolveHome(func(k string) string { return env[k] }, func() (string, error) { return "/home/p", nil })
-	if h.Dir != "/x/wh" {
-		t.Errorf("WISP_HOME ignored: %s", h.Dir)
+	if h.Dir != "/x/wh" || h.Given != "/x/wh" {
+		t.Errorf("WISP_HOME ignored: %+v", h)
 	}
 	h, _ = ResolveHome(func(string) string { return "" }, func() (string, error) { return "/home/p", nil })
 	if h.Dir != "/home/p/.wisp" {

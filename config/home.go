@@ -16,24 +16,42 @@ const HomeEnv = "WISP_HOME"
 
 // Home is wisp's home directory and the places inside it.
 type Home struct {
-	Dir string // absolute
+	// Dir is the home's real path: no link on the way. Every read and write
+	// of wisp's own goes through it, so a link swapped after start-up
+	// cannot lead wisp to another home.
+	Dir string
+	// Given is the home as $WISP_HOME or ~ named it (absolute), for Check
+	// to walk; empty when it is Dir.
+	Given string
 }
 
-// ResolveHome finds wisp's home: $WISP_HOME when set, else ~/.wisp.
-// getenv and userHome are injected so tests need not touch the real ones.
+// ResolveHome finds wisp's home, $WISP_HOME when set, else ~/.wisp, and
+// resolves it to its real path once (through its nearest existing
+// ancestor when it does not exist yet). getenv and userHome are injected
+// so tests need not touch the real ones. Whether the home may be trusted
+// is Check's to say.
 func ResolveHome(getenv func(string) string, userHome func() (string, error)) (Home, error) {
-	if dir := getenv(HomeEnv); dir != "" {
-		abs, err := filepath.Abs(dir)
+	dir := getenv(HomeEnv)
+	if dir == "" {
+		home, err := userHome()
 		if err != nil {
-			return Home{}, fmt.Errorf("resolve %s %q: %w", HomeEnv, dir, err)
+			return Home{}, fmt.Errorf("find your home directory (set %s to choose wisp's home): %w", HomeEnv, err)
 		}
-		return Home{Dir: abs}, nil
+		dir = filepath.Join(home, ".wisp")
 	}
-	home, err := userHome()
+	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return Home{}, fmt.Errorf("find your home directory (set %s to choose wisp's home): %w", HomeEnv, err)
+		return Home{}, fmt.Errorf("resolve wisp's home %q: %w", dir, err)
 	}
-	return Home{Dir: filepath.Join(home, ".wisp")}, nil
+	return Home{Dir: realpathMissingOK(abs), Given: abs}, nil
+}
+
+// given is the home as named, for Check.
+func (h Home) given() string {
+	if h.Given == "" {
+		return h.Dir
+	}
+	return h.Given
 }
 
 // DefaultHome resolves the home from the process environment.
@@ -53,7 +71,7 @@ func (h Home) SandboxProbeFile() string { return filepath.Join(h.Dir, "cache", "
 
 // Ensure creates the home with mode 0700 when it is missing, and the
 // subdirectory sub (if any) inside it, also 0700. An existing home keeps
-// its mode: `wisp doctor` reports a loose one rather than wisp changing it.
+// its mode: Check refuses a loose one rather than wisp changing it.
 func (h Home) Ensure(sub ...string) (string, error) {
 	if err := os.MkdirAll(h.Dir, 0o700); err != nil {
 		return "", fmt.Errorf("create wisp's home %s: %w", h.Dir, err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"strings"
 
@@ -36,9 +35,9 @@ func Set(h Home, key, value string) error {
 		return fmt.Errorf("%s: %w; the keys it sets are %s, and the rest of config.json is edited by hand",
 			key, ErrKeyNotSettable, strings.Join(SettableKeys, ", "))
 	}
-	data, err := os.ReadFile(h.ConfigFile())
+	data, err := ReadStateFile(h.ConfigFile())
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("read config: %w", err)
+		return fmt.Errorf("config set left the file as it is: %w", err)
 	}
 	if _, err := Parse(h.ConfigFile(), data); err != nil {
 		return fmt.Errorf("config set left the file as it is: %w", err)
