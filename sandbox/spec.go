@@ -33,7 +33,7 @@ type Spec struct {
 	// leaves it empty.
 	Unprotected []Unprotected
 
-	userHome string // for a core.hooksPath under ~, when Refresh looks again
+	git gitEnv // the person's git configs, for a core.hooksPath or include there, when Refresh looks again
 }
 
 // Unprotected is a protected path that a backend cannot cover here.
@@ -92,8 +92,8 @@ func NewSpec(o SpecOptions) (Spec, error) {
 			return Spec{}, err
 		}
 	}
-	spec.userHome = o.UserHome
-	spec.protect(o.WispHome, o.UserHome)
+	spec.git = newGitEnv(o.UserHome, o.Getenv)
+	spec.protect(o.WispHome)
 	return spec, spec.checkRootsOutsideProtected()
 }
 
@@ -174,14 +174,12 @@ func (s *Spec) addRoot(real, what string) error {
 }
 
 // protect lists wisp's home and each repository root's git files.
-func (s *Spec) protect(wispHome, userHome string) {
+func (s *Spec) protect(wispHome string) {
 	forms := protectedForms(wispHome)
 	s.Home = forms[0]
 	s.Protected = appendNew(s.Protected, forms...)
 	for _, root := range s.Roots {
-		for _, p := range gitProtected(root, userHome) {
-			s.Protected = appendNew(s.Protected, protectedForms(p)...)
-		}
+		s.Protected = appendNew(s.Protected, gitProtected(root, s.git)...)
 	}
 }
 
@@ -197,9 +195,7 @@ func (s Spec) Refresh() Spec {
 	out := s
 	out.Protected = append([]string(nil), s.Protected...)
 	for _, root := range s.Roots {
-		for _, p := range gitProtected(root, s.userHome) {
-			out.Protected = appendNew(out.Protected, protectedForms(p)...)
-		}
+		out.Protected = appendNew(out.Protected, gitProtected(root, s.git)...)
 	}
 	return out
 }

@@ -1,0 +1,356 @@
+package sandbox
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// gitFixture is a real repository with a commit, a home for the person's
+// git (its global config), a program that leaves a mark when git runs it,
+// and the spec wisp would build for the repository as its launch folder.
+type gitFixture struct {
+	t                  *testing.T
+	dir, proj, home    string
+	wispHome, program  string
+	marker             string
+	globalGitconfigLen int
+}
+
+func newGitFixture(t *testing.T) *gitFixture {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	dir, err := realpath(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &gitFixture{t: t, dir: dir, proj: filepath.Join(dir, "proj"), home: filepath.Join(dir, "home"),
+		wispHome: filepath.Join(dir, "wisp-home"), program: filepath.Join(dir, "program"), marker: filepath.Join(dir, "ran")}
+	for _, d := range []string{f.proj, f.home, f.wispHome} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeFile(t, f.program, "#!/bin/sh\necho \"$0 $*\" >> "+shellWords(f.marker)+"\n", 0o755)
+	writeFile(t, filepath.Join(f.home, ".gitconfig"), "[user]\n\tname = person\n\temail = person@example.com\n"+
+		"[protocol \"file\"]\n\tallow = always\n[init]\n\tdefaultBranch = main\n", 0o644)
+	f.git(f.proj, "init", "-q")
+	f.git(f.proj, "commit", "-q", "--allow-empty", "-m", "first")
+	return f
+}
+
+func writeFile(t *testing.T, p, data string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// env is the person's git environment: their home, no system config.
+func (f *gitFixture) env() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GIT_") && !strings.HasPrefix(kv, "HOME=") && !strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
+			env = append(env, kv)
+		}
+	}
+	return append(env, "HOME="+f.home, "XDG_CONFIG_HOME="+filepath.Join(f.home, ".config"),
+		"GIT_CONFIG_NOSYSTEM=1", "PROGRAM="+f.program)
+}
+
+// git runs git as the person would, and fails the test if it fails.
+func (f *gitFixture) git(dir string, args ...string) string {
+	f.t.Helper()
+	out, err := f.sh(dir, "git "+shellWords(args...))
+	if err != nil {
+		f.t.Fatalf("git %v in %s: %v\n%s", args, dir, err, out)
+	}
+	return out
+}
+
+// sh runs a shell line in dir, as an unconfined command would.
+func (f *gitFixture) sh(dir, line string) (string, error) {
+	cmd := exec.Command("/bin/sh", "-c", line)
+	cmd.Dir, cmd.Env = dir, f.env()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+func (f *gitFixture) mustSh(dir, line string) {
+	f.t.Helper()
+	if out, err := f.sh(dir, line); err != nil {
+		f.t.Fatalf("%s: %v\n%s", line, err, out)
+	}
+}
+
+func shellWords(words ...string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+func (f *gitFixture) spec() Spec {
+	f.t.Helper()
+	spec, err := NewSpec(SpecOptions{LaunchDir: f.proj, WispHome: f.wispHome, UserHome: f.home,
+		Getenv: func(k string) string {
+			if k == "XDG_CONFIG_HOME" {
+				return filepath.Join(f.home, ".config")
+			}
+			return ""
+		}})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	spec.Roots = spec.Roots[:1]
+	return spec
+}
+
+// ran reports whether git ran the planted program, and forgets it.
+func (f *gitFixture) ran() bool {
+	_, err := os.Stat(f.marker)
+	os.Remove(f.marker)
+	return err == nil
+}
+
+// gitAttack is one way a command could plant code that the person's git
+// runs later: setup as the person, the attack as the command, then the
+// person's git command that would run it.
+type gitAttack struct {
+	name    string
+	setup   func(f *gitFixture)
+	attack  string // a shell line run in the project; $PROGRAM is the planted program
+	trigger func(f *gitFixture)
+}
+
+func status(f *gitFixture) { f.sh(f.proj, "git status") }
+func commit(f *gitFixture) { f.sh(f.proj, "git commit -q --allow-empty -m next") }
+
+const fsmonitorConfig = `printf '[core]\n\tfsmonitor = %s\n' "$PROGRAM"`
+
+var gitAttacks = []gitAttack{
+	{name: "item 5 commondir",
+		attack: "mkdir -p .git/evil && " + fsmonitorConfig + " > .git/evil/config && ln -s ../objects .git/evil/objects && " +
+			"ln -s ../refs .git/evil/refs && cp .git/HEAD .git/evil/HEAD && echo evil > .git/commondir",
+		trigger: status},
+	{name: "config", attack: "git config core.fsmonitor \"$PROGRAM\"", trigger: status},
+	{name: "hook", attack: `printf '#!/bin/sh\n"$PROGRAM"\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`, trigger: commit},
+	{name: "sample hook made a hook", attack: `cp .git/hooks/pre-commit.sample .git/hooks/pre-commit && printf '#!/bin/sh\n"$PROGRAM"\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`, trigger: commit},
+	{name: "hooks folder swapped for a link",
+		attack:  `mkdir evil && printf '#!/bin/sh\n"$PROGRAM"\n' > evil/pre-commit && chmod +x evil/pre-commit && mv .git/hooks .git/hooks-aside && ln -s ../evil .git/hooks`,
+		trigger: commit},
+	{name: "item 6 the .git file of a linked worktree",
+		setup: func(f *gitFixture) {
+			os.RemoveAll(f.proj)
+			f.mustSh(f.dir, "git init -q main && git -C main commit -q --allow-empty -m first && git -C main worktree add -q "+shellWords(f.proj))
+		},
+		attack:  "git init -q evilgit && git -C evilgit config core.fsmonitor \"$PROGRAM\" && echo \"gitdir: $PWD/evilgit/.git\" > .git",
+		trigger: status},
+	{name: "item 6 the .git link swapped",
+		setup:   func(f *gitFixture) { f.mustSh(f.proj, "mv .git .gitstore && ln -s .gitstore .git") },
+		attack:  "git init -q evil && git -C evil config core.fsmonitor \"$PROGRAM\" && ln -sfn evil/.git .git.new && mv -T .git.new .git",
+		trigger: status},
+	{name: "item 6 the config behind a .git link",
+		setup:   func(f *gitFixture) { f.mustSh(f.proj, "mv .git .gitstore && ln -s .gitstore .git") },
+		attack:  "git config core.fsmonitor \"$PROGRAM\"",
+		trigger: status},
+	{name: "item 7 an include.path target",
+		setup: func(f *gitFixture) {
+			writeFile(f.t, filepath.Join(f.proj, "shared.gitconfig"), "[user]\n\tname = shared\n", 0o644)
+			f.git(f.proj, "config", "include.path", "../shared.gitconfig")
+		},
+		attack: fsmonitorConfig + " >> shared.gitconfig", trigger: status},
+	{name: "include.path target that does not exist yet",
+		setup:  func(f *gitFixture) { f.git(f.proj, "config", "include.path", "../later.gitconfig") },
+		attack: fsmonitorConfig + " > later.gitconfig", trigger: status},
+	{name: "includeIf target",
+		setup:  func(f *gitFixture) { f.git(f.proj, "config", "includeIf.gitdir:/.path", "../cond.gitconfig") },
+		attack: fsmonitorConfig + " > cond.gitconfig", trigger: status},
+	{name: "item 7 a relative core.hooksPath from the global config",
+		setup: func(f *gitFixture) {
+			f.mustSh(f.proj, "git config --global core.hooksPath .githooks")
+		},
+		attack:  `mkdir -p .githooks && printf '#!/bin/sh\n"$PROGRAM"\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit`,
+		trigger: commit},
+	{name: "relative core.hooksPath from the XDG config",
+		setup: func(f *gitFixture) {
+			writeFile(f.t, filepath.Join(f.home, ".config/git/config"), "[core]\n\thooksPath = hooks-here\n", 0o644)
+		},
+		attack:  `mkdir -p hooks-here && printf '#!/bin/sh\n"$PROGRAM"\n' > hooks-here/pre-commit && chmod +x hooks-here/pre-commit`,
+		trigger: commit},
+	{name: "config.worktree",
+		setup:   func(f *gitFixture) { f.git(f.proj, "config", "extensions.worktreeConfig", "true") },
+		attack:  fsmonitorConfig + " > .git/config.worktree",
+		trigger: status},
+	{name: "a submodule config",
+		setup:   addSubmodule,
+		attack:  "git -C lib config core.fsmonitor \"$PROGRAM\"",
+		trigger: status},
+	{name: "a submodule hook",
+		setup:   addSubmodule,
+		attack:  `printf '#!/bin/sh\n"$PROGRAM"\n' > .git/modules/lib/hooks/pre-commit && chmod +x .git/modules/lib/hooks/pre-commit`,
+		trigger: func(f *gitFixture) { f.sh(filepath.Join(f.proj, "lib"), "git commit -q --allow-empty -m next") }},
+	{name: "a worktree commondir",
+		setup: func(f *gitFixture) { f.git(f.proj, "worktree", "add", "-q", filepath.Join(f.dir, "wt")) },
+		attack: "mkdir -p .git/evil && " + fsmonitorConfig + " > .git/evil/config && ln -s ../objects .git/evil/objects && " +
+			"ln -s ../refs .git/evil/refs && cp .git/HEAD .git/evil/HEAD && echo ../../evil > .git/worktrees/wt/commondir",
+		trigger: func(f *gitFixture) { f.sh(filepath.Join(f.dir, "wt"), "git status") }},
+	{name: "repository made in a subfolder",
+		attack: `git init -q sub && git -C sub config core.fsmonitor "$PROGRAM" && printf '#!/bin/sh\n"$PROGRAM"\n' > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit`,
+		trigger: func(f *gitFixture) {
+			f.sh(filepath.Join(f.proj, "sub"), "git status; git commit -q --allow-empty -m x")
+		}},
+	{name: "repository made two folders down",
+		attack: `mkdir -p a/b && git init -q a/b && printf '#!/bin/sh\n"$PROGRAM"\n' > a/b/.git/hooks/post-checkout && chmod +x a/b/.git/hooks/post-checkout`,
+		trigger: func(f *gitFixture) {
+			f.sh(filepath.Join(f.proj, "a/b"), "git commit -q --allow-empty -m x && git checkout -q -b other")
+		}},
+	{name: "submodule added by the command",
+		setup: func(f *gitFixture) {
+			f.mustSh(f.dir, "git init -q lib && git -C lib commit -q --allow-empty -m lib")
+		},
+		attack:  "git submodule -q add " + "\"$LIB\"" + " lib2 ; git -C lib2 config core.fsmonitor \"$PROGRAM\"",
+		trigger: status},
+}
+
+func addSubmodule(f *gitFixture) {
+	f.mustSh(f.dir, "git init -q lib && git -C lib commit -q --allow-empty -m lib")
+	f.git(f.proj, "submodule", "-q", "add", filepath.Join(f.dir, "lib"), "lib")
+	f.git(f.proj, "commit", "-q", "-m", "lib")
+}
+
+// TestGitPutBackUndoesEveryAttack: each attack, run unconfined with no
+// put-back, makes the person's git run the planted program (the control);
+// with the snapshot before it and the put-back after, git runs nothing,
+// and the put-back says what it did.
+func TestGitPutBackUndoesEveryAttack(t *testing.T) {
+	for _, a := range gitAttacks {
+		t.Run(a.name, func(t *testing.T) {
+			control := a.run(t, false)
+			if !control.ran() {
+				t.Fatalf("control: without the put-back git did not run the planted program, so the case proves nothing")
+			}
+			f := a.run(t, true)
+			if f.ran() {
+				t.Fatal("after the put-back, the person's git ran what the command planted")
+			}
+		})
+	}
+}
+
+func (a gitAttack) run(t *testing.T, putBack bool) *gitFixture {
+	t.Helper()
+	f := newGitFixture(t)
+	if a.setup != nil {
+		a.setup(f)
+	}
+	snap := f.spec().SnapshotGit()
+	out, err := f.sh(f.proj, "LIB="+shellWords(filepath.Join(f.dir, "lib"))+"; "+a.attack)
+	if err != nil {
+		t.Fatalf("the attack failed: %v\n%s", err, out)
+	}
+	f.ran() // the attack's own git may have run it: that is the command's, confined
+	if putBack {
+		done := snap.PutBack()
+		t.Logf("put back: %s", describePutBacks(done, f.proj))
+		if len(done) == 0 {
+			t.Error("the put-back reports nothing")
+		}
+		for _, d := range done {
+			if d.Err != nil {
+				t.Errorf("could not put back %s: %v", d.Path, d.Err)
+			}
+		}
+	}
+	a.trigger(f)
+	return f
+}
+
+// TestGitPutBackKeepsWhatWorks: the git commands a model runs in a
+// session (init, commit, worktree add, submodule add and update, clone,
+// chmod +x in the project) are left as they are, and nothing is reported.
+func TestGitPutBackKeepsWhatWorks(t *testing.T) {
+	f := newGitFixture(t)
+	f.mustSh(f.dir, "git init -q lib && git -C lib commit -q --allow-empty -m lib")
+	snap := f.spec().SnapshotGit()
+	f.mustSh(f.proj, strings.Join([]string{
+		"git init -q sub", "git -C sub commit -q --allow-empty -m s",
+		"mkdir -p a/b && git clone -q ../lib a/b/clone",
+		"git worktree add -q wt", "git submodule -q add ../lib lib", "git submodule -q update --init",
+		"echo x > tool.sh && chmod +x tool.sh", "git add tool.sh && git commit -q -m tool",
+		"git init -q", // again, in an existing repository
+	}, " && "))
+	if done := snap.PutBack(); len(done) > 0 {
+		t.Fatalf("the put-back changed what git itself wrote: %s", describePutBacks(done, f.proj))
+	}
+	f.git(filepath.Join(f.proj, "wt"), "status")
+	f.git(filepath.Join(f.proj, "lib"), "status")
+	f.git(filepath.Join(f.proj, "a/b/clone"), "log", "-1")
+	f.git(f.proj, "commit", "-q", "--allow-empty", "-m", "after")
+}
+
+// TestGitPutBackStaysInTheRoots: a hooks folder swapped for a link to a
+// folder outside the roots, or to wisp's home, is put back without
+// touching what the link led to.
+func TestGitPutBackStaysInTheRoots(t *testing.T) {
+	f := newGitFixture(t)
+	outside := filepath.Join(f.dir, "outside")
+	writeFile(t, filepath.Join(outside, "keep"), "keep\n", 0o644)
+	writeFile(t, filepath.Join(f.wispHome, "config.json"), "{}\n", 0o644)
+	snap := f.spec().SnapshotGit()
+	f.mustSh(f.proj, "rm -rf .git/hooks && ln -s "+outside+" .git/hooks && ln -s "+f.wispHome+" .git/info && echo x > .git/commondir")
+	done := snap.PutBack()
+	t.Logf("put back: %s", describePutBacks(done, f.proj))
+	for _, p := range []string{filepath.Join(outside, "keep"), filepath.Join(f.wispHome, "config.json")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("the put-back removed %s, which lies outside the roots or in wisp's home", p)
+		}
+	}
+	if info, err := os.Lstat(filepath.Join(f.proj, ".git/hooks")); err != nil || !info.IsDir() {
+		t.Errorf(".git/hooks is not a folder again: %v", err)
+	}
+	if exists(filepath.Join(f.proj, ".git/info")) && !isDir(filepath.Join(f.proj, ".git/info")) {
+		t.Error(".git/info is still a link")
+	}
+	if exists(filepath.Join(f.proj, ".git/commondir")) {
+		t.Error(".git/commondir is still there")
+	}
+}
+
+// TestGitProtectedNamesEveryControlFile: what the mounts bind read-only
+// for a repository with a submodule, an include, a .git link and a global
+// relative core.hooksPath.
+func TestGitProtectedNamesEveryControlFile(t *testing.T) {
+	f := newGitFixture(t)
+	addSubmodule(f)
+	writeFile(t, filepath.Join(f.proj, "shared.gitconfig"), "[user]\n\tname = shared\n", 0o644)
+	f.git(f.proj, "config", "include.path", "../shared.gitconfig")
+	f.git(f.proj, "config", "extensions.worktreeConfig", "true")
+	writeFile(t, filepath.Join(f.proj, ".git/config.worktree"), "", 0o644)
+	writeFile(t, filepath.Join(f.proj, ".git/info/attributes"), "", 0o644)
+	f.mustSh(f.proj, "git config --global core.hooksPath .githooks")
+	got := f.spec().Protected
+	for _, want := range []string{".git/hooks", ".git/config", ".git/config.worktree", ".git/info/attributes",
+		"shared.gitconfig", ".githooks", ".git/modules/lib/config", ".git/modules/lib/hooks"} {
+		if !slices.Contains(got, filepath.Join(f.proj, want)) {
+			t.Errorf("Protected lacks %s: %v", want, got)
+		}
+	}
+	f.mustSh(f.proj, "mv .git .gitstore && ln -s .gitstore .git")
+	got = f.spec().Protected
+	if !slices.Contains(got, filepath.Join(f.proj, ".git")) || !slices.Contains(got, filepath.Join(f.proj, ".gitstore/hooks")) {
+		t.Errorf("with .git a link, Protected = %v", got)
+	}
+	if slices.Contains(got, filepath.Join(f.proj, ".gitstore")) {
+		t.Error("the git folder a .git link leads to is protected whole: commits would fail")
+	}
+}
