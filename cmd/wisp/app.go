@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -27,6 +28,12 @@ type App struct {
 	UserHome func() (string, error)
 	// Executable is the path of this wisp binary, for the sandbox helper.
 	Executable func() (string, error)
+
+	// home is wisp's home as resolved once, at the first need of it: every
+	// later read and write of this process uses that real path.
+	home     *config.Home
+	homeErr  error
+	homeOnce sync.Once
 }
 
 func newApp() *App {
@@ -37,9 +44,28 @@ func newApp() *App {
 	}
 }
 
-// Home resolves wisp's home without creating it.
+// HomePath resolves wisp's home to its real path, once per process,
+// without creating it and without checking it: for what still runs with a
+// home wisp does not trust (doctor, config path), so the person can find
+// and fix it.
+func (a *App) HomePath() (config.Home, error) {
+	a.homeOnce.Do(func() {
+		h, err := config.ResolveHome(a.Getenv, a.UserHome)
+		a.home, a.homeErr = &h, err
+	})
+	return *a.home, a.homeErr
+}
+
+// Home is HomePath for everything that acts on the home: it refuses one
+// that another user, or a confined command, could have changed (a link on
+// the way that can be swapped, a folder or file others may write, one of
+// another owner), with the fix. wisp changes nothing there itself.
 func (a *App) Home() (config.Home, error) {
-	return config.ResolveHome(a.Getenv, a.UserHome)
+	home, err := a.HomePath()
+	if err != nil {
+		return home, err
+	}
+	return home, home.Check(os.Geteuid())
 }
 
 // Config resolves the home and loads config.json from it.

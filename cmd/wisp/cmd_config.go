@@ -24,7 +24,7 @@ An invalid config.json is never overwritten.`,
 			Short: "Print the path of config.json",
 			Args:  noArgs,
 			RunE: func(*cobra.Command, []string) error {
-				home, err := app.Home()
+				home, err := app.HomePath() // runs with an unsafe home, to find it
 				if err != nil {
 					return err
 				}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 
@@ -27,7 +28,7 @@ func newDoctorCmd(app *App) *cobra.Command {
 }
 
 func runDoctor(app *App) error {
-	home, err := app.Home()
+	home, err := app.HomePath() // doctor runs with a home wisp does not trust, to say so
 	if err != nil {
 		return err
 	}
@@ -47,22 +48,47 @@ func runDoctor(app *App) error {
 	return nil
 }
 
+// errHomeUnsafe stands for the checks that read the home when the home
+// line failed: what they would read is not to be trusted.
+var errHomeUnsafe = errors.New("not checked: wisp does not read a home it cannot trust (see the home line)")
+
 // doctorChecks lists the checks in the order they print. Later features
 // append theirs.
 func doctorChecks(app *App, home config.Home) []doctorCheck {
+	homeErr := home.Check(os.Geteuid())
 	return []doctorCheck{
-		{"home", func() (string, error) {
-			if err := home.Check(os.Getuid()); err != nil {
-				return "", err
-			}
-			return home.Dir + " (0700, yours)", nil
-		}},
+		{"home", func() (string, error) { return doctorHome(home, homeErr) }},
 		{"config", func() (string, error) {
+			if homeErr != nil {
+				return "", errHomeUnsafe
+			}
 			if _, err := config.Load(home); err != nil {
 				return "", err
 			}
 			return home.ConfigFile() + " is valid", nil
 		}},
-		{"sandbox", func() (string, error) { return doctorSandbox(app, home) }},
+		{"sandbox", func() (string, error) {
+			if homeErr != nil {
+				return "", errHomeUnsafe
+			}
+			return doctorSandbox(app, home)
+		}},
 	}
+}
+
+// doctorHome is the home line: the same check every other command makes
+// before it reads the home, with its fix.
+func doctorHome(home config.Home, err error) (string, error) {
+	var unsafe *config.UnsafeError
+	if errors.As(err, &unsafe) {
+		return "", fmt.Errorf("%w; fix: %s", err, unsafe.Fix)
+	}
+	if err != nil {
+		return "", err
+	}
+	info, statErr := os.Stat(home.Dir)
+	if statErr != nil {
+		return home.Dir + " does not exist yet; wisp creates it (0700) on first use", nil
+	}
+	return fmt.Sprintf("%s (%04o, yours, no one else can change it or its files)", home.Dir, info.Mode().Perm()), nil
 }

@@ -14,7 +14,7 @@ import (
 const (
 	exitOK          = 0
 	exitFailure     = 1
-	exitUsage       = 2 // a usage mistake or an invalid config
+	exitUsage       = 2 // a usage mistake, an invalid config, or a home others could change
 	exitDenied      = 3 // denied by the operator's policy
 	exitNotApproved = 4 // a person did not approve, or nobody could be asked
 )
@@ -55,11 +55,12 @@ func withHint(err error, hints ...string) error { return hinted{err, hints} }
 func exitCode(err error) int {
 	var ee *exitError
 	var invalid *config.InvalidError
+	var unsafe *config.UnsafeError
 	var usage usageError
 	switch {
 	case errors.As(err, &ee):
 		return ee.code
-	case errors.As(err, &invalid), errors.As(err, &usage), isCobraUsage(err):
+	case errors.As(err, &invalid), errors.As(err, &unsafe), errors.As(err, &usage), isCobraUsage(err):
 		return exitUsage
 	}
 	return exitFailure
@@ -82,6 +83,10 @@ func hintsFor(err error) []string {
 	var invalid *config.InvalidError
 	if errors.As(err, &invalid) {
 		return []string{fmt.Sprintf("fix %s by hand; wisp never overwrites an invalid config", invalid.Path)}
+	}
+	var unsafe *config.UnsafeError
+	if errors.As(err, &unsafe) {
+		return []string{unsafe.Fix, "wisp changes nothing there itself; wisp doctor checks again"}
 	}
 	if isCobraUsage(err) {
 		return []string{"run wisp help, or wisp help COMMAND, for the commands and their flags"}
