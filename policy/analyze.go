@@ -59,6 +59,7 @@ type checker struct {
 	notes    []note
 	failure  *failure
 	tally    tally
+	depth    int // of the command string being walked
 }
 
 var checkers = sync.Pool{New: func() any {
@@ -107,6 +108,7 @@ func (c *checker) analyzeOne(p pending) {
 	}
 	first := len(c.segments)
 	clear(c.piped)
+	c.depth = p.depth
 	c.walk(file, p.source)
 	written, unwrapped := c.lineViews(file, first)
 	c.lines = append(c.lines, parsedLine{written: written, unwrapped: unwrapped, via: p.via})
@@ -141,6 +143,8 @@ func (c *checker) walk(file *syntax.File, src string) {
 			}
 		case *syntax.DeclClause:
 			c.addDecl(n, src)
+		case *syntax.Assign:
+			c.checkAssign(n, src)
 		case *syntax.Redirect:
 			c.noteRedirect(n, src)
 		case *syntax.CmdSubst:

@@ -8,13 +8,30 @@ var shells = map[string]bool{
 	"mksh": true, "ash": true, "posh": true, "yash": true,
 }
 
-// findExecActions are find's actions that run a command, ended by ; or +.
-var findExecActions = []string{"-exec", "-execdir", "-ok", "-okdir"}
+// execAction is how a program names a command it runs on each file it
+// finds: the options that start it, and the words that end it (else the
+// end of the words).
+type execAction struct {
+	starts, ends []string
+}
+
+// execActions are the programs that run a command named in their
+// arguments: find -exec … ; and fd -x ….
+var execActions = map[string]execAction{
+	"find": {starts: []string{"-exec", "-execdir", "-ok", "-okdir"}, ends: []string{";", "+"}},
+	"fd":   {starts: []string{"-x", "--exec", "-X", "--exec-batch"}, ends: []string{";"}},
+}
 
 // findInner looks into the arguments of segment i for commands it runs: the
-// string of sh -c, eval's words, an alias's value, find -exec's command.
+// string of sh -c, eval's words, an alias's value, find -exec's command,
+// and the variables a wrapper sets (env PAGER=… man ls).
 func (c *checker) findInner(i, depth int) {
-	seg := c.segments[i] // a copy: findExec may grow c.segments
+	seg := c.segments[i] // a copy: execCommands may grow c.segments
+	c.checkWrapperAssigns(seg.before)
+	if action, ok := execActions[seg.program]; ok {
+		c.execCommands(seg, action)
+		return
+	}
 	switch {
 	case shells[seg.program]:
 		c.shellString(seg, depth)
@@ -22,8 +39,6 @@ func (c *checker) findInner(i, depth int) {
 		c.evalString(seg, depth)
 	case seg.program == "alias":
 		c.aliasValues(seg, depth)
-	case seg.program == "find":
-		c.findExec(seg)
 	}
 }
 
@@ -79,15 +94,16 @@ func (c *checker) aliasValues(seg segment, depth int) {
 	}
 }
 
-// findExec adds the command of each find -exec … ; as a segment of its own.
-func (c *checker) findExec(seg segment) {
+// execCommands adds the command of each find -exec … ; (fd -x …) as a
+// segment of its own.
+func (c *checker) execCommands(seg segment, action execAction) {
 	words := seg.words
 	for j := 1; j < len(words); j++ {
-		if !contains(findExecActions, words[j].value) {
+		if !contains(action.starts, words[j].value) {
 			continue
 		}
 		end := j + 1
-		for end < len(words) && words[end].value != ";" && words[end].value != "+" {
+		for end < len(words) && !contains(action.ends, words[end].value) {
 			end++
 		}
 		if end > j+1 {

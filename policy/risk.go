@@ -158,6 +158,10 @@ func assessSegment(seg *segment, t *tally) Level {
 		return High
 	}
 	level := assessCommand(seg.program, seg.words, t)
+	if seg.wrapNote != "" {
+		t.add(Moderate, seg.wrapNote)
+		level = max(level, Moderate)
+	}
 	if seg.piped && (interpreters[seg.program] || shells[seg.program]) && readsProgramFromStdin(seg.words) {
 		t.add(High, seg.program+" runs the code piped into it")
 		level = High

@@ -3,6 +3,7 @@ package policy
 import (
 	_ "embed"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -12,20 +13,32 @@ var riskText string
 
 // riskRow is one expanded row of risk.txt.
 type riskRow struct {
-	subs   []string // subcommand words after the program
-	flags  []string // the row applies when one of these options is present
-	args   bool     // the row applies when words follow the subcommand
+	subs  []string // subcommand words after the program
+	flags []string // the row applies when one of these options is present
+	// before are options that count only before the first subcommand word
+	// (git -c x status, not git log -c).
+	before []string
+	// args is how many words must follow the subcommand for the row to
+	// apply (+args is 1, +2args is 2); 0 when the row does not count them.
+	args   int
 	level  Level
 	reason string
 }
 
-// modifies reports whether the row can only raise a level (-FLAG, +args).
-func (r *riskRow) modifies() bool { return len(r.flags) > 0 || r.args }
+// modifies reports whether the row can only raise a level (-FLAG, ^-FLAG,
+// +args).
+func (r *riskRow) modifies() bool { return len(r.flags) > 0 || len(r.before) > 0 || r.args > 0 }
 
 // programRisk is what the tables say about one program.
 type programRisk struct {
-	options []string // options that take a value before a subcommand
-	rows    []riskRow
+	// options take a value, which is then not read as a subcommand or an
+	// operand (git -C dir status, uniq -f 1 IN).
+	options []string
+	// getopt: the program reads its options as getopt does, so a one-letter
+	// option in options takes the rest of a bundle as its value (date
+	// -Iseconds holds no -s).
+	getopt bool
+	rows   []riskRow
 }
 
 // riskEntries holds what risk.txt says about each program asked about so
@@ -65,7 +78,7 @@ func linesProgram(line, program string) bool {
 	if first == "" || strings.HasPrefix(first, "#") {
 		return false
 	}
-	if first == "options" {
+	if first == "options" || first == "getopt" {
 		second, _ := nextWord(rest)
 		return second == program
 	}
@@ -87,11 +100,12 @@ func nextWord(s string) (word, rest string) {
 }
 
 func addRiskLine(table map[string]*programRisk, fields []string) error {
-	if fields[0] == "options" {
+	if fields[0] == "options" || fields[0] == "getopt" {
 		if len(fields) < 3 {
-			return fmt.Errorf("options needs a program and at least one option")
+			return fmt.Errorf("%s needs a program and at least one option", fields[0])
 		}
-		entry(table, fields[1]).options = fields[2:]
+		e := entry(table, fields[1])
+		e.options, e.getopt = fields[2:], fields[0] == "getopt"
 		return nil
 	}
 	at := levelIndex(fields)
@@ -107,13 +121,22 @@ func addRiskLine(table map[string]*programRisk, fields []string) error {
 	row := riskRow{level: level}
 	for _, f := range fields[1:at] {
 		switch {
-		case f == "+args":
-			row.args = true
+		case strings.HasPrefix(f, "+"):
+			n, err := argsCount(f)
+			if err != nil {
+				return err
+			}
+			row.args = n
+		case strings.HasPrefix(f, "^-"):
+			row.before = append(row.before, f[1:])
 		case strings.HasPrefix(f, "-"):
 			row.flags = append(row.flags, f)
 		default:
 			subs = append(subs, strings.Split(f, "|"))
 		}
+	}
+	if row.args > 0 && len(subs)+row.args > maxPositional {
+		return fmt.Errorf("%q counts more words than the %d that are read", strings.Join(fields, " "), maxPositional)
 	}
 	for _, program := range strings.Split(fields[0], "|") {
 		for _, path := range subcommandPaths(subs) {
@@ -124,6 +147,22 @@ func addRiskLine(table map[string]*programRisk, fields []string) error {
 		}
 	}
 	return nil
+}
+
+// argsCount reads +args (one word or more) and +Nargs (N or more).
+func argsCount(f string) (int, error) {
+	digits, ok := strings.CutSuffix(f[1:], "args")
+	if !ok {
+		return 0, fmt.Errorf("%q is not +args or +Nargs", f)
+	}
+	if digits == "" {
+		return 1, nil
+	}
+	n, err := strconv.Atoi(digits)
+	if err != nil || n < 1 {
+		return 0, fmt.Errorf("%q is not +args or +Nargs", f)
+	}
+	return n, nil
 }
 
 func entry(table map[string]*programRisk, program string) *programRisk {

@@ -39,6 +39,12 @@ type segment struct {
 	inner int
 	// plain: text is the source as written, so the line view needs no rewrite.
 	plain bool
+	// wrapNote is why a wrapper makes the command at least moderate (xargs
+	// adds words to it, time -o writes a file), or "".
+	wrapNote string
+	// before are the words between the shell's assignments and the
+	// command: wrappers, their options and env's NAME=value words.
+	before []word
 }
 
 func (s *segment) addView(v string) {
@@ -57,15 +63,21 @@ func (c *checker) newSegment(all []word, assigns int, text string) *segment {
 	c.segments = append(c.segments, segment{text: text, all: all})
 	seg := &c.segments[len(c.segments)-1]
 	seg.addView(text)
-	start, split, dynamic := unwrap(all[assigns:])
-	if split != nil {
-		seg.inner, seg.words = -1, split
-		c.fillInnerViews(seg, joinTexts(split, false))
-	} else {
-		seg.inner, seg.words = assigns+start, all[assigns+start:]
-		c.fillInnerViews(seg, text[textOffset(all, assigns+start):])
+	u := unwrap(all[assigns:])
+	if u.tooDeep {
+		c.failure = &failure{rule: RuleNesting,
+			reason: "the command " + text + " is behind more wrappers than the lists read",
+			hint:   "run the command without so many wrappers (env, nohup, nice, …) before it"}
 	}
-	seg.dynamic = dynamic || !seg.words[0].literal || seg.words[0].pattern
+	seg.before, seg.wrapNote = u.words[:u.start], u.note
+	if u.split {
+		seg.inner, seg.words = -1, u.words[u.start:]
+		c.fillInnerViews(seg, joinTexts(seg.words, false))
+	} else {
+		seg.inner, seg.words = assigns+u.start, all[assigns+u.start:]
+		c.fillInnerViews(seg, text[textOffset(all, assigns+u.start):])
+	}
+	seg.dynamic = u.dynamic || !seg.words[0].literal || seg.words[0].pattern
 	return seg
 }
 

@@ -14,8 +14,15 @@ type wrapper struct {
 	assignments bool
 	// operands is how many words come before the command (timeout's duration).
 	operands int
-	// splitOption's value is split into words that start the command (env -S).
+	// splitOption's value is split into words that stand for it among the
+	// wrapper's own arguments (env -S 'FOO=1 cmd' is env FOO=1 cmd).
 	splitOption []string
+	// note, when set, is why what runs through the wrapper is at least
+	// moderate whatever the command (xargs gives it words from its input).
+	note string
+	// writes are options with which the wrapper writes a file, and why.
+	writes     []string
+	writesNote string
 }
 
 // wrappers is the table of wrapper programs, by base name.
@@ -24,9 +31,9 @@ var wrappers = map[string]wrapper{
 	"builtin":    {},
 	"exec":       {valueOptions: []string{"-a"}},
 	"env":        {valueOptions: []string{"-u", "--unset", "-C", "--chdir"}, assignments: true, splitOption: []string{"-S", "--split-string"}},
-	"nohup":      {},
+	"nohup":      {note: "nohup writes the command's output to nohup.out when it would go to a terminal"},
 	"nice":       {valueOptions: []string{"-n", "--adjustment"}},
-	"time":       {valueOptions: []string{"-f", "--format", "-o", "--output"}},
+	"time":       {valueOptions: []string{"-f", "--format", "-o", "--output"}, writes: []string{"-o", "--output"}, writesNote: "time -o writes its report to a file"},
 	"timeout":    {valueOptions: []string{"-s", "--signal", "-k", "--kill-after"}, operands: 1},
 	"stdbuf":     {valueOptions: []string{"-i", "-o", "-e", "--input", "--output", "--error"}},
 	"setsid":     {},
@@ -37,66 +44,111 @@ var wrappers = map[string]wrapper{
 	"busybox":    {},
 	"unbuffer":   {},
 	"chronic":    {},
+	"arch":       {valueOptions: []string{"-arch", "-d", "-e"}}, // macOS: arch -x86_64 cmd runs cmd
 	"xargs": {valueOptions: []string{"-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a",
-		"--max-args", "--max-procs", "--max-lines", "--delimiter", "--eof", "--max-chars", "--arg-file", "--replace"}},
+		"--max-args", "--max-procs", "--max-lines", "--delimiter", "--eof", "--max-chars", "--arg-file", "--replace"},
+		note: "xargs adds words from its input to the command, and they may be options that write files or run commands"},
 }
 
-// maxWrappers bounds how many wrappers are peeled off one command.
+// maxWrappers bounds how many wrappers are peeled off one command; a
+// command behind more is refused (see tooManyWrappers).
 const maxWrappers = 8
 
-// unwrap returns the command that words runs after its wrappers: the index
-// of its program in words, or, when a wrapper splits a word into several
-// (env -S), those words. dynamic is true when a wrapper's arguments are not
-// literal, so the command cannot be known.
-func unwrap(words []word) (start int, split []word, dynamic bool) {
-	for range maxWrappers {
-		if start >= len(words) || !words[start].literal {
-			return start, nil, false
+// unwrapped is the command a segment's words run after their wrappers.
+type unwrapped struct {
+	// words holds the command from start on: the segment's own words, or,
+	// when a wrapper split a word (env -S), a new list in which the split
+	// words stand for it.
+	words []word
+	start int
+	split bool
+	// dynamic: a wrapper's arguments are not literal, so the command
+	// cannot be known. tooDeep: more wrappers than are read.
+	dynamic, tooDeep bool
+	note             string // the first wrapper's note (xargs, time -o)
+}
+
+// unwrap finds the command that words runs after its wrappers.
+func unwrap(words []word) unwrapped {
+	u := unwrapped{words: words}
+	for range maxWrappers + 1 {
+		if u.start >= len(u.words) || !u.words[u.start].literal {
+			return u
 		}
-		w, ok := wrappers[baseName(words[start].value)]
+		w, ok := wrappers[baseName(u.words[u.start].value)]
 		if !ok {
-			return start, nil, false
+			return u
 		}
-		next, splitValue, dyn := w.skip(words[start+1:])
+		args := u.words[u.start+1:]
+		next, at, width, dyn := w.skip(args)
 		if dyn {
-			return start, nil, true
+			u.dynamic = true
+			return u
 		}
-		if splitValue != "" {
-			if start+1+next > len(words) {
-				return start, nil, false
-			}
-			if split := splitWords(splitValue, words[start+1+next:]); len(split) > 0 {
-				return start, split, false
-			}
-			return start, nil, false
+		if width > 0 {
+			u.words, u.split = spliceSplit(u.words, u.start+1+at, width, args[at:at+width]), true
+			continue // read the same wrapper again, with the split words
 		}
-		if next < 0 || start+1+next >= len(words) {
-			return start, nil, false
+		if next < 0 || u.start+1+next >= len(u.words) {
+			return u
 		}
-		start += 1 + next
+		if u.note == "" {
+			u.note = w.noteFor(args[:next])
+		}
+		u.start += 1 + next
 	}
-	return start, nil, false
+	u.tooDeep = true
+	return u
+}
+
+// noteFor is why a wrapper given opts makes its command at least moderate.
+func (w wrapper) noteFor(opts []word) string {
+	if w.note != "" {
+		return w.note
+	}
+	rd := flagReader{values: w.valueOptions, getopt: true, dashdash: true}
+	if len(w.writes) > 0 && rd.hasFlag(opts, w.writes) {
+		return w.writesNote
+	}
+	return ""
+}
+
+// spliceSplit returns words with the width words at i (env -S 'value', or
+// -S'value') replaced by value's words, and a bundle's other letters kept
+// (env -iS'cmd' is env -i cmd).
+func spliceSplit(words []word, i, width int, opt []word) []word {
+	value, rest := splitOptionValue(opt)
+	fields := strings.Fields(value)
+	out := make([]word, 0, len(words)+len(fields))
+	out = append(out, words[:i]...)
+	if rest != "" {
+		out = append(out, literalWord(rest))
+	}
+	for _, f := range fields {
+		out = append(out, literalWord(f))
+	}
+	return append(out, words[i+width:]...)
 }
 
 // skip returns how many of args are the wrapper's own options and operands,
-// or -1 when the wrapper runs nothing. splitValue is the value of a split
-// option (env -S), to be read as the start of the command.
-func (w wrapper) skip(args []word) (n int, splitValue string, dynamic bool) {
+// or -1 when the wrapper runs nothing. When a split option (env -S) comes
+// first, it returns where it is and how many words it takes instead.
+func (w wrapper) skip(args []word) (n, at, width int, dynamic bool) {
 	operands := w.operands
 	for n < len(args) {
 		a := args[n]
 		if !a.literal {
-			return 0, "", true
+			return 0, 0, 0, true
 		}
 		v := a.value
 		switch {
 		case v == "--":
-			return n + 1 + operands, "", false
+			return n + 1 + operands, 0, 0, false
 		case contains(w.noRun, v):
-			return -1, "", false
+			return -1, 0, 0, false
 		case strings.HasPrefix(v, "-"): // a lone - is env's -i
-			if sv, width, ok := w.splitValue(args, n); ok {
-				return n + width, sv, false
+			if width := w.splitWidth(args, n); width > 0 {
+				return n, n, width, false
 			}
 			n += w.optionWidth(v)
 		case w.assignments && looksLikeAssignment(v):
@@ -105,46 +157,87 @@ func (w wrapper) skip(args []word) (n int, splitValue string, dynamic bool) {
 			operands--
 			n++
 		default:
-			return n, "", false
+			return n, 0, 0, false
 		}
 	}
-	return n, "", false
+	return n, 0, 0, false
 }
 
-// splitValue returns the value of env -S at args[n], given separately
-// (-S 'cmd') or attached (-S'cmd', --split-string=cmd), and how many words
-// it took.
-func (w wrapper) splitValue(args []word, n int) (string, int, bool) {
+// splitWidth is how many words the split option at args[n] takes with its
+// value: 2 for -S 'cmd', 1 for -S'cmd', -iS'cmd' or --split-string=cmd, 0
+// when args[n] holds none.
+func (w wrapper) splitWidth(args []word, n int) int {
 	v := args[n].value
 	for _, opt := range w.splitOption {
 		switch {
-		case v == opt && n+1 < len(args) && args[n+1].literal:
-			return args[n+1].value, 2, true
-		case strings.HasPrefix(opt, "--") && strings.HasPrefix(v, opt+"="):
-			return v[len(opt)+1:], 1, true
-		case !strings.HasPrefix(opt, "--") && strings.HasPrefix(v, opt) && len(v) > len(opt):
-			return v[len(opt):], 1, true
+		case strings.HasPrefix(opt, "--"):
+			if strings.HasPrefix(v, opt+"=") {
+				return 1
+			}
+			if v == opt && n+1 < len(args) {
+				return 2
+			}
+		case bundleValue(v, opt[1], w.valueOptions) >= 0:
+			if bundleValue(v, opt[1], w.valueOptions) < len(v) {
+				return 1
+			}
+			if n+1 < len(args) {
+				return 2
+			}
 		}
 	}
-	return "", 0, false
+	return 0
 }
 
-// optionWidth is 2 for an option whose value is the next word, else 1.
+// bundleValue is where the value of the one-letter option c starts in the
+// bundle v (len(v) when it is the next word), or -1 when v does not hold
+// c before a letter that takes a value of its own.
+func bundleValue(v string, c byte, values []string) int {
+	if len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return -1
+	}
+	rd := flagReader{values: values}
+	for i := 1; i < len(v); i++ {
+		if v[i] == c {
+			return i + 1
+		}
+		if rd.takesValue(v[i]) {
+			return -1
+		}
+	}
+	return -1
+}
+
+// splitOptionValue returns the value of the split option in opt (one word,
+// or the option and its value) and the bundle's letters before it, as an
+// option word ("-i" of -iS'cmd'), or "".
+func splitOptionValue(opt []word) (value, rest string) {
+	v := opt[0].value
+	if len(opt) == 2 {
+		value = opt[1].value
+	} else if i := strings.IndexByte(v, '='); strings.HasPrefix(v, "--") && i > 0 {
+		return v[i+1:], ""
+	}
+	if strings.HasPrefix(v, "--") {
+		return value, ""
+	}
+	at := strings.IndexByte(v, 'S')
+	if len(opt) == 1 {
+		value = v[at+1:]
+	}
+	if at > 1 {
+		rest = v[:at]
+	}
+	return value, rest
+}
+
+// optionWidth is 2 for an option whose value is the next word (-u NAME,
+// and -iu NAME, read as getopt reads a bundle), else 1.
 func (w wrapper) optionWidth(v string) int {
-	if contains(w.valueOptions, v) {
+	if (flagReader{values: w.valueOptions, getopt: true}).takesNext(v) {
 		return 2
 	}
 	return 1
-}
-
-// splitWords splits s on blanks into literal words, before rest.
-func splitWords(s string, rest []word) []word {
-	fields := strings.Fields(s)
-	out := make([]word, 0, len(fields)+len(rest))
-	for _, f := range fields {
-		out = append(out, literalWord(f))
-	}
-	return append(out, rest...)
 }
 
 // literalWord is the word whose value is s.
