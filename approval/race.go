@@ -10,7 +10,8 @@ import (
 // pending file outlives the decision. An approver that cannot ask drops
 // out; when all do, race returns ErrCannotAsk.
 func race(ctx context.Context, approvers []Approver, req Request) (Answer, error) {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func() { cancelCause(nil) }
 	defer cancel()
 	type reply struct {
 		ans Answer
@@ -27,7 +28,7 @@ func race(ctx context.Context, approvers []Approver, req Request) (Answer, error
 	for received := 1; received <= len(approvers); received++ {
 		r := <-replies
 		if r.err == nil {
-			cancel()
+			cancelCause(Answered{r.ans}) // the others say what was answered, and by whom
 			for range len(approvers) - received {
 				<-replies
 			}

@@ -2,9 +2,10 @@ package approval
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/internal/tty"
-	"github.com/wisp-sh/wisp/internal/visible"
 	"io"
 	"os"
 	"strings"
@@ -12,12 +13,34 @@ import (
 	"time"
 )
 
-// Terminal asks on the controlling terminal: a dialog and one key.
+// OutsideSettle is how long the OUTSIDE the sandbox dialog ignores every
+// key after it shows: a key already on its way (the y of "yes, go ahead"
+// typed to the chat) lands in it and is dropped, and the dialog says when
+// it starts listening.
+const OutsideSettle = 500 * time.Millisecond
+
+// Terminal asks on the controlling terminal: a dialog, answered only by
+// keys typed after it showed. What was typed before it (while the model
+// worked) is dropped when it opens, so no key meant for the chat answers
+// it. An ordinary dialog takes one key; the OUTSIDE the sandbox dialog
+// ignores keys for OutsideSettle, then needs y and Enter (n, Esc or
+// Ctrl-C deny at once).
 type Terminal struct {
 	// TTY is read for the key and written for the dialog. It must be
 	// pollable (a terminal or a pty) so a withdrawn question stops reading.
 	TTY *os.File
 	mu  sync.Mutex // one question at a time on one terminal
+	// Settle overrides OutsideSettle (tests of the keys themselves); 0
+	// is OutsideSettle.
+	Settle time.Duration
+	now    func() time.Time // nil: time.Now; tests move it
+}
+
+func (t *Terminal) clock() time.Time {
+	if t.now != nil {
+		return t.now()
+	}
+	return time.Now()
 }
 
 // OpenTerminal opens the controlling terminal, or returns nil when the
@@ -36,7 +59,7 @@ func (t *Terminal) AsksAPerson() bool { return true }
 // keys maps a key to the scope it answers; n, Esc and Ctrl-C say no.
 var keys = map[byte]Scope{'y': Once, 's': Session, 'p': Project, 'a': Always}
 
-// Ask shows the dialog and reads one key among those offered.
+// Ask shows the dialog and reads the answer among the keys offered.
 func (t *Terminal) Ask(ctx context.Context, req Request) (Answer, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -44,23 +67,105 @@ func (t *Terminal) Ask(ctx context.Context, req Request) (Answer, error) {
 		defer restore()
 	}
 	io.WriteString(t.TTY, strings.ReplaceAll(Dialog(req), "\n", "\r\n"))
+	// Typed before the question could be read: never an answer. Best
+	// effort: where the system cannot drop it, the outside dialog's wait
+	// still holds, and an ordinary one asks anyway.
+	_ = tty.DropInput(t.TTY)
 	stop := context.AfterFunc(ctx, func() { t.TTY.SetReadDeadline(time.Now()) })
 	defer stop()
 	defer t.TTY.SetReadDeadline(time.Time{})
+	var ans Answer
+	var err error
+	if req.OutsideSandbox {
+		ans, err = t.askOutside(ctx)
+	} else {
+		ans, err = t.askOrdinary(req)
+	}
+	switch {
+	case err != nil && ctx.Err() != nil:
+		io.WriteString(t.TTY, "\r\x1b[K"+elsewhere(ctx)+"\r\n")
+		return Answer{}, ctx.Err()
+	case err != nil:
+		return Answer{}, fmt.Errorf("read the answer from the terminal: %w: %w", ErrCannotAsk, err)
+	}
+	io.WriteString(t.TTY, "\r\x1b[K"+echo(ans)+"\r\n")
+	return ans, nil
+}
+
+// askOrdinary reads one key among those offered.
+func (t *Terminal) askOrdinary(req Request) (Answer, error) {
 	for {
-		var b [1]byte
-		if _, err := t.TTY.Read(b[:]); err != nil {
-			if ctx.Err() != nil {
-				io.WriteString(t.TTY, "\r\x1b[K· answered elsewhere\r\n")
-				return Answer{}, ctx.Err()
-			}
-			return Answer{}, fmt.Errorf("read the answer from the terminal: %w: %w", ErrCannotAsk, err)
+		k, err := t.key()
+		if err != nil {
+			return Answer{}, err
 		}
-		if ans, ok := answerKey(b[0], req); ok {
-			io.WriteString(t.TTY, "\r\x1b[K"+echo(ans)+"\r\n")
+		if ans, ok := answerKey(k, req); ok {
 			return ans, nil
 		}
 	}
+}
+
+// askOutside ignores keys until the settle time is over, showing that it
+// waits, then approves on y followed by Enter. n, Esc, Ctrl-C and Ctrl-D
+// deny at once; Backspace takes the y back; other keys do nothing.
+func (t *Terminal) askOutside(ctx context.Context) (Answer, error) {
+	settle := t.Settle
+	if settle <= 0 {
+		settle = OutsideSettle
+	}
+	io.WriteString(t.TTY, outsideWait)
+	listening := t.clock().Add(settle)
+	var shown sync.Mutex
+	open := true
+	timer := time.AfterFunc(settle, func() {
+		shown.Lock()
+		defer shown.Unlock()
+		if open {
+			io.WriteString(t.TTY, "\r\x1b[K"+outsideKeys)
+		}
+	})
+	defer func() {
+		timer.Stop()
+		shown.Lock()
+		open = false
+		shown.Unlock()
+	}()
+	typedY := false
+	for {
+		k, err := t.key()
+		if err != nil {
+			return Answer{}, err
+		}
+		if t.clock().Before(listening) {
+			continue // on its way before the question could be read
+		}
+		switch {
+		case k == 'n' || k == 'N' || k == 0x1b || k == 0x03 || k == 0x04:
+			return Answer{Approve: false, By: "terminal"}, nil
+		case (k == 'y' || k == 'Y') && !typedY:
+			typedY = true
+			io.WriteString(t.TTY, "y  (Enter to run it, Backspace to take it back) ")
+		case (k == '\r' || k == '\n') && typedY:
+			return Answer{Approve: true, Scope: Once, By: "terminal"}, nil
+		case (k == 0x7f || k == 0x08) && typedY:
+			typedY = false
+			io.WriteString(t.TTY, "\r\x1b[K"+outsideKeys)
+		}
+	}
+}
+
+// The outside dialog's last line: first while it waits, then its keys.
+const (
+	outsideWait = "… (reading keys in a moment: what was typed before is dropped)"
+	outsideKeys = "[y]once then Enter, [n]o  (never remembered: this run only) "
+)
+
+func (t *Terminal) key() (byte, error) {
+	var b [1]byte
+	if _, err := t.TTY.Read(b[:]); err != nil {
+		return 0, err
+	}
+	return b[0], nil
 }
 
 func answerKey(k byte, req Request) (Answer, bool) {
@@ -91,8 +196,58 @@ func echo(a Answer) string {
 	return "· approved " + string(a.Scope)
 }
 
+// Answered is why a question is withdrawn when another face answered it
+// first: race cancels the others' contexts with it as the cause, so each
+// can say what the answer was and who gave it.
+type Answered struct{ Answer Answer }
+
+func (a Answered) Error() string { return "answered elsewhere: " + Describe(a.Answer) }
+
+// AnsweredElsewhere gives the answer that withdrew ctx's question, when
+// another face gave one.
+func AnsweredElsewhere(ctx context.Context) (Answer, bool) {
+	var a Answered
+	if errors.As(context.Cause(ctx), &a) {
+		return a.Answer, true
+	}
+	return Answer{}, false
+}
+
+// Describe says an answer and who gave it: "approved once by wisp
+// approvals", "denied by wisp-bar", "denied (expired)".
+func Describe(a Answer) string {
+	what := "denied"
+	if a.Approve {
+		what = "approved " + string(a.Scope)
+	}
+	if a.By != "" {
+		what += " by " + render.Line(a.By)
+	}
+	if a.Reason != "" {
+		what += " (" + render.Line(a.Reason) + ")"
+	}
+	return what
+}
+
+// elsewhere is the line a withdrawn dialog leaves.
+func elsewhere(ctx context.Context) string {
+	if a, ok := AnsweredElsewhere(ctx); ok {
+		return "· answered elsewhere: " + Describe(a)
+	}
+	return "· withdrawn: " + withdrawnWhy(ctx)
+}
+
+func withdrawnWhy(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "it waited too long"
+	}
+	return "the turn was stopped before anyone answered"
+}
+
 // Dialog is the terminal's question (0064 item 7: an outside-sandbox
 // request opens "⚠ approve OUTSIDE the sandbox" and offers once or no).
+// An outside-sandbox dialog's last line is drawn by Ask, as it waits and
+// then listens.
 func Dialog(req Request) string {
 	var b strings.Builder
 	if req.OutsideSandbox {
@@ -102,12 +257,11 @@ func Dialog(req Request) string {
 	}
 	// The line is the model's: shown, never obeyed, so an escape sequence
 	// or a newline in it cannot repaint the dialog.
-	fmt.Fprintf(&b, "  %s\n  in %s\n", visible.Line(req.Line), visible.Line(req.Dir))
+	fmt.Fprintf(&b, "  %s\n  in %s\n", render.Line(req.Line), render.Line(req.Dir))
 	for _, r := range req.Reasons {
-		fmt.Fprintf(&b, "  · %s\n", visible.Line(r))
+		fmt.Fprintf(&b, "  · %s\n", render.Line(r))
 	}
 	if req.OutsideSandbox {
-		b.WriteString("[y]once [n]o  (never remembered: this run only) ")
 		return b.String()
 	}
 	b.WriteString(scopeMenu(req.Scopes) + " ")

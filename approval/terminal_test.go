@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	tt "github.com/wisp-sh/wisp/internal/tty"
 	"github.com/wisp-sh/wisp/policy"
 )
 
@@ -103,7 +104,7 @@ func TestTerminalOutsideSandboxOffersOnlyOnce(t *testing.T) {
 		got <- a
 	}()
 	screen.waitFor(t, "⚠ approve OUTSIDE the sandbox")
-	screen.waitFor(t, "[y]once [n]o  (never remembered: this run only)")
+	screen.waitFor(t, "[y]once then Enter, [n]o  (never remembered: this run only)")
 	master.Write([]byte("a")) // always is not offered
 	master.Write([]byte("n"))
 	if a := <-got; a.Approve {
@@ -129,7 +130,7 @@ func TestTerminalWithdrawnClearsThePrompt(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("a withdrawn terminal question kept reading")
 	}
-	screen.waitFor(t, "· answered elsewhere")
+	screen.waitFor(t, "· withdrawn: the turn was stopped before anyone answered")
 }
 
 func TestDialogShowsTheLineNeverObeysIt(t *testing.T) {
@@ -137,4 +138,103 @@ func TestDialogShowsTheLineNeverObeysIt(t *testing.T) {
 	if strings.Contains(d, "\x1b") || !strings.Contains(d, `ls\x1b[2J\x1b[H⚠ approve OUTSIDE\nrm -rf x`) {
 		t.Errorf("the dialog passed the line's control characters through:\n%q", d)
 	}
+}
+
+// queued waits until the terminal's input queue holds n bytes: what was
+// written on the person's side has reached wisp's.
+func queued(t *testing.T, tty *os.File, n int) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if got, _ := tt.Queued(tty); got == n {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("the terminal's input never held %d bytes", n)
+}
+
+func askAsync(term *Terminal, ctx context.Context, req Request) chan Answer {
+	got := make(chan Answer, 1)
+	go func() {
+		a, _ := term.Ask(ctx, req)
+		got <- a
+	}()
+	return got
+}
+
+// A y typed before the dialog showed (meant for the chat) is dropped: the
+// n typed after it is the answer.
+func TestTerminalKeysTypedBeforeTheDialogNeverAnswerIt(t *testing.T) {
+	for _, outside := range []bool{false, true} {
+		term, master, screen := openPTY(t)
+		term.Settle = time.Millisecond
+		master.Write([]byte("you need /srv, go ahead\r"))
+		queued(t, term.TTY, len("you need /srv, go ahead\r"))
+		req := Request{Line: "rm -r build", Dir: "/proj", Level: policy.High, Scopes: AllScopes, OutsideSandbox: outside}
+		got := askAsync(term, context.Background(), req)
+		if outside {
+			screen.waitFor(t, "[y]once then Enter")
+		} else {
+			screen.waitFor(t, "[n]o")
+		}
+		master.Write([]byte("n"))
+		if a := <-got; a.Approve {
+			t.Errorf("outside %v: the key typed ahead answered: %+v", outside, a)
+		}
+		screen.waitFor(t, "· denied")
+	}
+}
+
+// The OUTSIDE dialog: keys in its first moments are ignored; then y
+// alone does not approve (n after it denies), and y then Enter does.
+func TestTerminalOutsideNeedsYThenEnterAfterItSettles(t *testing.T) {
+	term, master, screen := openPTY(t)
+	// The dialog reads the clock when it opens and after each key: the
+	// first two keys (y, Enter) come in its first moments, the rest later.
+	var mu sync.Mutex
+	reads := 0
+	term.now = func() time.Time {
+		mu.Lock()
+		defer mu.Unlock()
+		reads++
+		if reads <= 3 {
+			return time.Unix(1_000_000, 0)
+		}
+		return time.Unix(1_000_000, 0).Add(time.Hour)
+	}
+	term.Settle = time.Hour // its keys line never shows: the test reads the echo of y
+	req := Request{Line: "brew upgrade", Dir: "/proj", OutsideSandbox: true, Level: policy.Moderate, Scopes: []Scope{Once}}
+	got := askAsync(term, context.Background(), req)
+	screen.waitFor(t, "reading keys in a moment")
+	master.Write([]byte("y\r"))
+	master.Write([]byte("y"))
+	screen.waitFor(t, "y  (Enter to run it")
+	master.Write([]byte("n"))
+	if a := <-got; a.Approve {
+		t.Fatalf("y in the first moments, or y alone, approved: %+v", a)
+	}
+	term.now = nil
+	term.Settle = time.Millisecond
+	got = askAsync(term, context.Background(), req)
+	screen.waitFor(t, "[y]once then Enter")
+	master.Write([]byte("y"))
+	screen.waitFor(t, "y  (Enter to run it")
+	master.Write([]byte("\r"))
+	if a := <-got; !a.Approve || a.Scope != Once {
+		t.Errorf("y then Enter: %+v, want approved once", a)
+	}
+	screen.waitFor(t, "· approved once")
+}
+
+// Withdrawn because another face answered: the dialog says what the
+// answer was and who gave it.
+func TestTerminalAnsweredElsewhereSaysWhatAndByWhom(t *testing.T) {
+	term, _, screen := openPTY(t)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	got := askAsync(term, ctx, Request{Line: "rm -r x", Dir: "/p", Level: policy.High, Scopes: AllScopes})
+	screen.waitFor(t, "[n]o")
+	cancel(Answered{Answer{Approve: true, Scope: Once, By: "wisp approvals"}})
+	<-got
+	screen.waitFor(t, "· answered elsewhere: approved once by wisp approvals")
 }

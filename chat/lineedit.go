@@ -1,18 +1,17 @@
 package chat
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/wisp-sh/wisp/internal/tty"
 	"io"
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
-	"golang.org/x/term"
+	"github.com/mattn/go-runewidth"
+	"github.com/wisp-sh/wisp/internal/tty"
+	"github.com/wisp-sh/wisp/internal/visible"
 )
 
 // ErrInterrupted is what reading a line returns when the person pressed
@@ -20,14 +19,23 @@ import (
 // Ctrl-C at an empty prompt, like Ctrl-D, is io.EOF: leave.
 var ErrInterrupted = errors.New("interrupted")
 
-// interruptMark stands in for Ctrl-C on its way to x/term's editor: a
-// private-use rune that the editor hands to the key callback with the
-// line as it was, which is how the editor learns whether it was empty.
-const interruptMark = '\uE003'
-
 // Editor reads lines from the terminal with the editing and history a
-// person expects (x/term's: arrows, Home/End, Ctrl-A/E/K/U/W, up and down
-// through earlier lines). It puts the terminal in raw mode only while it
+// person expects: arrows, Home/End, Ctrl-A/E/B/F/K/U/W, Backspace and
+// Delete, up and down through earlier lines.
+//
+// A paste is text, never keystrokes. Bracketed paste is on only while the
+// editor reads a line; a paste lands in the line at the cursor, newlines
+// included (a paste of several lines shows as [pasted N lines]), and only
+// an Enter typed after it sends the line, as one message. A line that
+// starts with ! or !! shows its marks (!! in the outside colour) as it is
+// edited, pasted or typed, and runs only on that typed Enter. Where the
+// terminal does not bracket pastes, keys that arrive together with more
+// after an Enter, or an Enter with keys right behind it, are a paste.
+//
+// Between lines the terminal is quiet (tty.Quiet): keys typed while the
+// model answers are not echoed into its words; they wait for the next
+// line, where they land as a paste would, unless a dialog opens first and
+// drops them. The editor puts the terminal in raw mode only while it
 // reads, so that Ctrl-C is a signal while the model answers or a command
 // runs, and so that nothing else (an approval dialog) ever reads the
 // terminal at the same time: between lines the editor does not read.
@@ -35,35 +43,45 @@ type Editor struct {
 	tty     *os.File // opened on its own, pollable, so a read can be stopped
 	history *History
 	prompt  string
-	t       *term.Terminal
-	in      *interruptReader
-	lineAt  string // the line when Ctrl-C came
+	colour  bool
+	unquiet func()
+	keys    *keyReader
+
+	// The line being edited.
+	line []piece
+	pos  int // the cursor, in pieces
+	row  int // the cursor's row below the line's first, as last drawn
+	// Browsing the history: which entry is shown (-1: the line being
+	// typed), and that line, kept.
+	browse int
+	typing []piece
+}
+
+// piece is one rune of the line, or one paste of several lines.
+type piece struct {
+	r     rune
+	paste string // set for a multi-line paste, shown as [pasted N lines]
 }
 
 // NewEditor reads from tty (a pollable file: open /dev/tty with
-// os.OpenFile) with the prompt and the history.
-func NewEditor(tty *os.File, prompt string, h *History) *Editor {
-	e := &Editor{tty: tty, history: h, prompt: prompt}
-	e.reset()
+// os.OpenFile) with the prompt and the history. It quiets the terminal
+// until Close.
+func NewEditor(f *os.File, prompt string, h *History) *Editor {
+	e := &Editor{tty: f, history: h, prompt: prompt, keys: &keyReader{f: f}}
+	if restore, err := tty.Quiet(f); err == nil {
+		e.unquiet = restore
+	}
 	return e
 }
 
-// reset starts from a clean line; the history stays.
-func (e *Editor) reset() {
-	e.in = &interruptReader{r: e.tty}
-	e.t = term.NewTerminal(struct {
-		io.Reader
-		io.Writer
-	}{e.in, e.tty}, e.prompt)
-	e.t.History = e.history
-	e.t.AutoCompleteCallback = func(line string, pos int, key rune) (string, int, bool) {
-		if key == interruptMark {
-			e.lineAt = line
-			return line, pos, true
-		}
-		return "", 0, false
-	}
-}
+// SetColour turns the marks' colours on or off.
+func (e *Editor) SetColour(on bool) { e.colour = on }
+
+// bracketedPaste turns the terminal's bracketed paste on and off.
+const (
+	pasteOn  = "\x1b[?2004h"
+	pasteOff = "\x1b[?2004l"
+)
 
 // ReadLine reads one line. It returns io.EOF for Ctrl-D or Ctrl-C at an
 // empty line, ErrInterrupted for Ctrl-C over a line, and ctx's error when
@@ -74,93 +92,279 @@ func (e *Editor) ReadLine(ctx context.Context) (string, error) {
 		return "", err
 	}
 	defer restore()
+	io.WriteString(e.tty, pasteOn)
+	defer io.WriteString(e.tty, pasteOff)
 	stop := context.AfterFunc(ctx, func() { e.tty.SetReadDeadline(time.Now()) })
 	defer stop()
 	defer e.tty.SetReadDeadline(time.Time{})
-	if w, h, err := tty.Size(e.tty); err == nil {
-		e.t.SetSize(w, h)
-	}
-	line, err := e.t.ReadLine()
-	switch {
-	case errors.Is(err, errInterruptKey):
-		io.WriteString(e.tty, "^C\r\n")
-		was := e.lineAt
-		e.reset()
-		if was == "" {
-			return "", io.EOF
+	e.line, e.pos, e.row, e.browse, e.typing = nil, 0, 0, -1, nil
+	e.draw()
+	for {
+		k, err := e.keys.next(ctx)
+		if err != nil {
+			e.end("\r\n")
+			if ctx.Err() != nil {
+				return "", ctx.Err()
+			}
+			return "", err
 		}
-		return "", ErrInterrupted
-	case err == io.EOF:
-		io.WriteString(e.tty, "\r\n")
-		return "", io.EOF
-	case ctx.Err() != nil:
-		io.WriteString(e.tty, "\r\n")
-		return "", ctx.Err()
-	case err != nil && !errors.Is(err, term.ErrPasteIndicator):
-		return "", err
+		line, done, err := e.handle(k)
+		if done {
+			return line, err
+		}
 	}
-	return line, nil
 }
 
-// Close closes the terminal and the history file.
-func (e *Editor) Close() error {
-	e.history.Close()
-	return e.tty.Close()
+// handle applies one key; done with the line (or an error) when it ends
+// the read.
+func (e *Editor) handle(k key) (line string, done bool, err error) {
+	switch k.kind {
+	case keyPaste:
+		e.insert(pastePieces(k.text)...)
+	case keyRune:
+		e.insert(piece{r: k.r})
+	case keyEnter:
+		line := e.text()
+		e.end("\r\n")
+		if strings.TrimSpace(line) != "" {
+			e.history.Add(line)
+		}
+		return line, true, nil
+	case keyInterrupt:
+		empty := len(e.line) == 0
+		e.end("^C\r\n")
+		if empty {
+			return "", true, io.EOF
+		}
+		return "", true, ErrInterrupted
+	case keyEOF:
+		if len(e.line) == 0 {
+			e.end("\r\n")
+			return "", true, io.EOF
+		}
+		e.deleteAt(e.pos)
+	default:
+		e.edit(k.kind)
+	}
+	e.draw()
+	return "", false, nil
 }
 
-// Mark redraws the line just read with its prompt and its marks in a
-// colour: the plain chat's marker for a line run in or outside the
-// sandbox (0064 amendment item 5). The terminal is out of raw mode by now.
-func (e *Editor) Mark(line, marks, sgr string) {
+// edit applies a key that moves the cursor or changes the line.
+func (e *Editor) edit(kind keyKind) {
+	switch kind {
+	case keyBackspace:
+		if e.pos > 0 {
+			e.pos--
+			e.deleteAt(e.pos)
+		}
+	case keyDelete:
+		e.deleteAt(e.pos)
+	case keyLeft:
+		e.pos = max(0, e.pos-1)
+	case keyRight:
+		e.pos = min(len(e.line), e.pos+1)
+	case keyHome:
+		e.pos = 0
+	case keyEnd:
+		e.pos = len(e.line)
+	case keyKillEnd:
+		e.line = e.line[:e.pos]
+	case keyKillStart:
+		e.line = append([]piece(nil), e.line[e.pos:]...)
+		e.pos = 0
+	case keyKillWord:
+		start := e.pos
+		for start > 0 && e.line[start-1].r == ' ' {
+			start--
+		}
+		for start > 0 && e.line[start-1].r != ' ' {
+			start--
+		}
+		e.line = append(e.line[:start:start], e.line[e.pos:]...)
+		e.pos = start
+	case keyUp:
+		e.recall(e.browse + 1)
+	case keyDown:
+		e.recall(e.browse - 1)
+	}
+}
+
+func (e *Editor) insert(ps ...piece) {
+	line := append([]piece(nil), e.line[:e.pos]...)
+	line = append(line, ps...)
+	e.line = append(line, e.line[e.pos:]...)
+	e.pos += len(ps)
+}
+
+func (e *Editor) deleteAt(i int) {
+	if i < len(e.line) {
+		e.line = append(e.line[:i:i], e.line[i+1:]...)
+	}
+}
+
+// recall shows history entry i (0 the latest; -1 the line being typed).
+func (e *Editor) recall(i int) {
+	if i < -1 || e.history == nil || i >= e.history.Len() {
+		return
+	}
+	if e.browse == -1 {
+		e.typing = e.line
+	}
+	e.browse = i
+	if i == -1 {
+		e.line = e.typing
+	} else {
+		e.line = pastePieces(e.history.At(i))
+	}
+	e.pos = len(e.line)
+}
+
+// pastePieces makes pasted text pieces of the line: its runes, or one
+// piece for text of several lines. Line ends are newlines; one at the
+// very end is dropped (a copied line usually has it), so a pasted line
+// waits for Enter like a typed one.
+func pastePieces(s string) []piece {
+	s = strings.ReplaceAll(strings.ReplaceAll(s, "\r\n", "\n"), "\r", "\n")
+	s = strings.TrimSuffix(s, "\n")
+	if strings.Contains(s, "\n") {
+		return []piece{{paste: s}}
+	}
+	ps := make([]piece, 0, len(s))
+	for _, r := range s {
+		ps = append(ps, piece{r: r})
+	}
+	return ps
+}
+
+// text is the line as it is sent.
+func (e *Editor) text() string {
+	var b strings.Builder
+	for _, p := range e.line {
+		if p.paste != "" {
+			b.WriteString(p.paste)
+		} else {
+			b.WriteRune(p.r)
+		}
+	}
+	return b.String()
+}
+
+// end moves past the line and writes s there.
+func (e *Editor) end(s string) {
+	e.pos = len(e.line)
+	e.draw()
+	io.WriteString(e.tty, s)
+}
+
+// cell is one thing drawn: its text, style and width.
+type cell struct {
+	text, sgr string
+	width     int
+}
+
+// cells are the prompt and the line as they are drawn: the prompt and the
+// marks of a ! or !! line in their colour, a control character or an
+// invisible one as its escape, a multi-line paste as [pasted N lines].
+func (e *Editor) cells() (cs []cell, cursor int) {
+	sgr := ""
+	marks := 0
+	if t, ok := ParseTyped(e.text()); ok {
+		sgr, marks = sgrCommand, len(t.Marks())
+		if t.OutsideSandbox {
+			sgr = sgrOutside
+		}
+	}
+	prompt := strings.TrimRight(e.prompt, " ")
+	cs = append(cs, cell{prompt, sgr, runewidth.StringWidth(prompt)})
+	for range len(e.prompt) - len(prompt) {
+		cs = append(cs, cell{" ", "", 1})
+	}
+	cursor = len(cs) + e.pos
+	for i, p := range e.line {
+		switch {
+		case p.paste != "":
+			label := fmt.Sprintf("[pasted %d lines]", strings.Count(p.paste, "\n")+1)
+			cs = append(cs, cell{label, sgrDim, len(label)})
+		case i < marks:
+			cs = append(cs, cell{string(p.r), sgr, 1})
+		default:
+			s := visible.Line(string(p.r))
+			cs = append(cs, cell{s, "", runewidth.StringWidth(s)})
+		}
+	}
+	return cs, cursor
+}
+
+// draw redraws the prompt and the line from the line's first row, and
+// puts the cursor where it edits. Rows are counted as the terminal wraps
+// them at its width.
+func (e *Editor) draw() {
 	width := 80
 	if w, _, err := tty.Size(e.tty); err == nil && w > 0 {
 		width = w
 	}
-	rows := (utf8.RuneCountInString(e.prompt)+utf8.RuneCountInString(line)-1)/width + 1
-	prompt := strings.TrimRight(e.prompt, " ")
-	rest := strings.TrimPrefix(line, marks)
-	fmt.Fprintf(e.tty, "\x1b[%dA\r\x1b[J%s%s%s %s%s%s%s\n", rows, sgr, prompt, sgrReset,
-		sgr, marks, sgrReset, rest)
-}
-
-var errInterruptKey = errors.New("ctrl-c")
-
-// interruptReader turns the Ctrl-C byte into interruptMark and then a
-// read error, so the editor stops with the line as it was. What was typed
-// after the Ctrl-C in the same read is dropped.
-type interruptReader struct {
-	r         io.Reader
-	queue     []byte
-	interrupt bool
-	err       error
-}
-
-func (c *interruptReader) Read(p []byte) (int, error) {
-	for len(c.queue) == 0 {
-		switch {
-		case c.interrupt:
-			c.interrupt = false
-			return 0, errInterruptKey
-		case c.err != nil:
-			err := c.err
-			c.err = nil
-			return 0, err
+	cs, cursor := e.cells()
+	var b strings.Builder
+	b.WriteString("\r")
+	if e.row > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", e.row)
+	}
+	b.WriteString("\x1b[J")
+	row, col := 0, 0
+	curRow, curCol := -1, 0
+	style := "" // the style in force: cells of one style are one run
+	for i, c := range cs {
+		if col+c.width > width && col > 0 {
+			if c.width > 1 {
+				b.WriteString("\r\n") // a wide cell the terminal would not split
+			}
+			row, col = row+1, 0
 		}
-		c.fill(len(p))
+		if i == cursor {
+			curRow, curCol = row, col
+		}
+		if sgr := c.sgr; e.colour && sgr != style {
+			if style != "" {
+				b.WriteString(sgrReset)
+			}
+			b.WriteString(sgr)
+			style = sgr
+		}
+		b.WriteString(c.text)
+		col += c.width
 	}
-	n := copy(p, c.queue)
-	c.queue = c.queue[n:]
-	return n, nil
+	if style != "" {
+		b.WriteString(sgrReset)
+	}
+	if col >= width {
+		b.WriteString("\r\n") // out of the pending wrap, onto a row of its own
+		row, col = row+1, 0
+	}
+	if curRow < 0 {
+		curRow, curCol = row, col
+	}
+	if up := row - curRow; up > 0 {
+		fmt.Fprintf(&b, "\x1b[%dA", up)
+	}
+	b.WriteString("\r")
+	if curCol > 0 {
+		fmt.Fprintf(&b, "\x1b[%dC", curCol)
+	}
+	e.row = curRow
+	io.WriteString(e.tty, b.String())
 }
 
-func (c *interruptReader) fill(size int) {
-	buf := make([]byte, max(size, 16))
-	n, err := c.r.Read(buf)
-	c.err = err
-	if i := bytes.IndexByte(buf[:n], 0x03); i >= 0 {
-		c.queue = utf8.AppendRune(buf[:i:i], interruptMark)
-		c.interrupt, c.err = true, nil
-		return
+// Close restores the terminal and closes it and the history file.
+func (e *Editor) Close() error {
+	if e.unquiet != nil {
+		e.unquiet()
 	}
-	c.queue = buf[:n]
+	e.history.Close()
+	return e.tty.Close()
 }
+
+// Mark is kept for the plain chat's wiring: the editor draws a ! or !!
+// line's marks in their colour as it is edited (0064 amendment item 5),
+// so the line just read already shows them.
+func (e *Editor) Mark(line, marks, sgr string) {}

@@ -32,6 +32,9 @@ type TerminalOptions struct {
 // RunTerminal is the plain chat: it reads lines until the person leaves
 // (/quit, Ctrl-D, Ctrl-C at an empty prompt) or ctx ends (SIGTERM).
 func RunTerminal(ctx context.Context, o TerminalOptions) error {
+	if ed, ok := o.Lines.(*Editor); ok {
+		ed.SetColour(o.Face.p.On)
+	}
 	for ctx.Err() == nil {
 		drain(o.Interrupts)
 		readCtx, stop := interruptible(ctx, o.Interrupts)
@@ -59,7 +62,6 @@ func handleLine(ctx context.Context, o TerminalOptions, line string) bool {
 		return false
 	}
 	if t, ok := ParseTyped(line); ok {
-		markTyped(o, line, t)
 		turn(ctx, o.Interrupts, func(ctx context.Context) {
 			if err := o.Agent.RunTyped(ctx, t); err != nil {
 				o.Face.Emit(Event{Type: EventError, Text: err.Error()})
@@ -72,20 +74,6 @@ func handleLine(ctx context.Context, o TerminalOptions, line string) bool {
 	}
 	turn(ctx, o.Interrupts, func(ctx context.Context) { o.Agent.Send(ctx, line) })
 	return false
-}
-
-// markTyped colours the line's prompt marker and marks: outside for !!,
-// command for ! (0064 amendment item 5).
-func markTyped(o TerminalOptions, line string, t Typed) {
-	ed, ok := o.Lines.(*Editor)
-	if !ok || !o.Face.p.On {
-		return
-	}
-	sgr := sgrCommand
-	if t.OutsideSandbox {
-		sgr = sgrOutside
-	}
-	ed.Mark(line, t.Marks(), sgr)
 }
 
 // turn runs fn with a context that SIGINT cancels: Ctrl-C stops this

@@ -1,32 +1,10 @@
 package chat
 
-import (
-	"context"
-	"os"
+import "github.com/wisp-sh/wisp/approval"
 
-	"github.com/wisp-sh/wisp/approval"
-)
-
-// FreshKeys asks on the terminal only with what is typed after the
-// question shows: keys typed ahead while the model worked ("yes please"
-// meant for the chat) are dropped first, so none answers a dialog the
-// person has not read.
+// FreshKeys is the chat's terminal dialog. The dialog itself drops what
+// was typed before it showed (approval.Terminal), so keys typed ahead
+// while the model worked ("yes please" meant for the chat) answer
+// nothing; between lines the chat's terminal does not echo them either
+// (Editor).
 type FreshKeys struct{ *approval.Terminal }
-
-// Ask drops the typed-ahead input, then asks.
-func (f FreshKeys) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
-	_ = dropTypeAhead(f.TTY) // best effort: without it, the dialog still asks
-	return f.Terminal.Ask(ctx, req)
-}
-
-func dropTypeAhead(f *os.File) error {
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return err
-	}
-	var flushErr error
-	if err := rc.Control(func(fd uintptr) { flushErr = flushInput(int(fd)) }); err != nil {
-		return err
-	}
-	return flushErr
-}

@@ -1,5 +1,6 @@
 // Package tty owns what wisp does to a terminal it reads with deadlines:
-// raw mode and the window size, reached through File.SyscallConn. File.Fd
+// raw mode, the quiet mode between the chat's lines, dropping what was
+// typed ahead, and the window size, reached through File.SyscallConn. File.Fd
 // would put the file in blocking mode, and a read that must stop (a
 // withdrawn approval dialog, a command's input forwarding) could then never
 // be stopped.

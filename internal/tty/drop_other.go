@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package chat
+package tty
 
 import "errors"
 
@@ -9,3 +9,5 @@ import "errors"
 var errFlushUnsupported = errors.New("dropping what was typed ahead is not supported on this system")
 
 func flushInput(int) error { return errFlushUnsupported }
+
+func queued(int) (int, error) { return 0, errFlushUnsupported }

@@ -1,4 +1,4 @@
-package chat
+package tty
 
 import "golang.org/x/sys/unix"
 
@@ -6,3 +6,8 @@ import "golang.org/x/sys/unix"
 const fread = 0x1
 
 func flushInput(fd int) error { return unix.IoctlSetPointerInt(fd, unix.TIOCFLUSH, fread) }
+
+// fionread is <sys/filio.h>'s FIONREAD: the bytes waiting to be read.
+const fionread = 0x4004667f
+
+func queued(fd int) (int, error) { return unix.IoctlGetInt(fd, fionread) }
