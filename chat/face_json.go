@@ -70,7 +70,11 @@ func (j *JSONApprover) Ask(ctx context.Context, req approval.Request) (approval.
 		j.Face.Emit(Event{Type: EventApprovalClosed, ID: req.ID, Text: "answered"})
 		return ans, nil
 	case <-ctx.Done():
-		j.Face.Emit(Event{Type: EventApprovalClosed, ID: req.ID, Text: "withdrawn"})
+		text := "withdrawn"
+		if a, ok := approval.AnsweredElsewhere(ctx); ok {
+			text = "answered elsewhere: " + approval.Describe(a)
+		}
+		j.Face.Emit(Event{Type: EventApprovalClosed, ID: req.ID, Text: text})
 		return approval.Answer{}, ctx.Err()
 	}
 }
