@@ -19,6 +19,9 @@ func HelperMain(args []string) int {
 	if err != nil {
 		return helperFailed(err)
 	}
+	if err := closeInherited(h.serve); err != nil {
+		return helperFailed(err)
+	}
 	// Never unlocked: the namespace, the capabilities, no_new_privs and the
 	// Landlock domain all belong to this thread, which is the one that execs.
 	runtime.LockOSThread()
@@ -44,7 +47,8 @@ func confineAndExec(h helperArgs) (int, error) {
 		return 0, fmt.Errorf("the kernel offers Landlock ABI %d, too old to confine anything, so the command was not run", features.ABI)
 	}
 	ops := planMounts(h.roots, h.protect)
-	if len(ops) > 0 {
+	viewed := wantsNamespace(h, ops)
+	if viewed {
 		if h.ns == NamespaceUser || (h.ns == NamespaceAuto && os.Geteuid() != 0) {
 			return runInUserNamespace(h)
 		}
@@ -56,7 +60,7 @@ func confineAndExec(h helperArgs) (int, error) {
 		return 0, err
 	}
 	cfg := landlockConfig(features, !h.noNetwork)
-	rules, err := landlockRules(cfg, h.roots)
+	rules, err := landlockRules(cfg, h.roots, viewed)
 	if err != nil {
 		return 0, err
 	}
@@ -69,7 +73,8 @@ func confineAndExec(h helperArgs) (int, error) {
 		return 0, err
 	}
 	if features.SocketFilter {
-		if err := installFilter(h.noNetwork, !h.unixSockets, h.serve); err != nil {
+		rules := filterRules{networkOff: h.noNetwork, unixOff: !h.unixSockets, noView: !viewed}
+		if err := installFilter(rules, h.serve); err != nil {
 			return 0, err
 		}
 	}
@@ -78,6 +83,18 @@ func confineAndExec(h helperArgs) (int, error) {
 	}
 	err = syscall.Exec(h.argv[0], h.argv, os.Environ())
 	return 0, fmt.Errorf("run %s: %w", h.argv[0], err)
+}
+
+// wantsNamespace says whether the helper makes a mount namespace: always
+// when it was told which kind to use (it then gives the command a read-only
+// view of everything outside the roots), and, told nothing, when a
+// protected path inside a root needs one. --ns none makes none.
+func wantsNamespace(h helperArgs, ops []mountOp) bool {
+	switch h.ns {
+	case NamespaceNone, NamespaceAuto:
+		return len(ops) > 0 // none: refused by enterNamespace, with the reason
+	}
+	return true
 }
 
 // enterNamespace makes the mounts in a namespace: a new one (mount), or
@@ -105,7 +122,16 @@ func enterNamespace(h helperArgs, ops []mountOp) error {
 			return err
 		}
 	}
+	if err := bindRoots(h.roots); err != nil {
+		return err
+	}
 	if err := applyMounts(ops); err != nil {
+		return err
+	}
+	if err := mountPrivateTerminals(); err != nil {
+		return err
+	}
+	if err := readOnlyOutsideRoots(h.roots, h.protect); err != nil {
 		return err
 	}
 	if err := reenterWorkingDirectory(); err != nil {

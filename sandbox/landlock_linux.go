@@ -214,9 +214,9 @@ func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
 			h.protect = append(h.protect, p.path)
 		}
 	}
-	if len(h.protect) > 0 {
-		h.ns, _ = l.Namespace()
-	}
+	// Always: where a namespace can be had, the helper makes everything
+	// outside the roots read-only in it, which Landlock alone cannot.
+	h.ns, _ = l.Namespace()
 	return h, nil
 }
 

@@ -30,7 +30,9 @@ func newLandlock(t testing.TB, exe string, ns sandbox.Namespace) *sandbox.Landlo
 
 func suiteOptions(t *testing.T, l *sandbox.Landlock) sandboxtest.Options {
 	f := l.Features()
+	ns, _ := l.Namespace()
 	return sandboxtest.Options{
+		NoReadOnlyView:  ns == sandbox.NamespaceNone,
 		Probe:           testExecutable(t),
 		NoNetworkRules:  !f.TCP,
 		NoUDPRules:      !f.UDP && !f.SocketFilter,

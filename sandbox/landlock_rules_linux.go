@@ -3,7 +3,11 @@ package sandbox
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -48,20 +52,38 @@ func landlockConfig(f LandlockFeatures, network bool) landlock.Config {
 }
 
 const (
-	readRights   = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
-	fileRights   = ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
-	deviceRights = ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
+	readRights     = ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir
+	fileReadRights = ll.AccessFSExecute | ll.AccessFSReadFile
+	fileRights     = ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
+	deviceRights   = ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev
 )
 
-// terminalDevices may be written and take ioctls, so that programs can
-// write to /dev/null and talk to the terminal (stty, less, ssh's prompts).
-var terminalDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts"}
+// In /dev a command reads and writes only what programs need: the null,
+// zero and random devices, its controlling terminal (/dev/tty), new
+// pseudo-terminals' masters (/dev/ptmx), the shared-memory folders, and
+// the terminals on its own standard streams. Everything else there stays
+// out of reach, even for reading: another session's /dev/pts/N (a fake
+// `Password: ` printed there reads back what the person types), or a disk,
+// which read raw holds every file.
+var (
+	// terminalDevices may be written and take ioctls, so that programs can
+	// write to /dev/null and talk to the terminal (stty, less, ssh's prompts).
+	terminalDevices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/tty", "/dev/ptmx"}
+	readableDevices = []string{"/dev/random", "/dev/urandom"}
+	// deviceFolders hold files, not devices: they read as any folder does.
+	deviceFolders = []string{"/dev/shm", "/dev/mqueue", "/dev/hugepages"}
+)
 
-// landlockRules grants reading and executing everywhere, everything but
-// device ioctls under the roots, and the terminal devices.
-func landlockRules(cfg landlock.Config, roots []string) ([]landlock.Rule, error) {
+// landlockRules grants reading and executing everywhere but /dev, where
+// only the devices above; everything but device ioctls under the roots;
+// and the command's own terminal, or, where it has a pseudo-terminal
+// instance of its own (privatePTYs), every terminal in it.
+func landlockRules(cfg landlock.Config, roots []string, privatePTYs bool) ([]landlock.Rule, error) {
 	handled := cfg.HandledAccessFS
-	rules := []landlock.Rule{landlock.PathAccess(handled&readRights, "/")}
+	rules, err := readRules(handled, []string{"/dev"})
+	if err != nil {
+		return nil, err
+	}
 	for _, root := range roots {
 		rights, err := rootRights(root, handled)
 		if err != nil {
@@ -69,7 +91,78 @@ func landlockRules(cfg landlock.Config, roots []string) ([]landlock.Rule, error)
 		}
 		rules = append(rules, landlock.PathAccess(rights, root))
 	}
-	return append(rules, landlock.PathAccess(handled&deviceRights, terminalDevices...).IgnoreIfMissing()), nil
+	return append(rules,
+		landlock.PathAccess(handled&deviceRights, terminalDevices...).IgnoreIfMissing(),
+		terminalRule(handled, privatePTYs),
+		landlock.PathAccess(handled&fileReadRights, readableDevices...).IgnoreIfMissing(),
+		landlock.PathAccess(handled&readRights, deviceFolders...).IgnoreIfMissing(),
+	), nil
+}
+
+// readRules grants listing every folder, and reading and executing every
+// file but those under the hidden paths. Landlock only grants, and a grant
+// on a folder reaches everything beneath it, so each folder on the way to
+// a hidden path is granted entry by entry: its other entries whole, the
+// hidden one not at all. A link is never granted: the kernel checks what
+// it leads to, by that path's own rules.
+func readRules(handled landlock.AccessFSSet, hidden []string) ([]landlock.Rule, error) {
+	rules := []landlock.Rule{landlock.PathAccess(handled&ll.AccessFSReadDir, "/")}
+	var grant func(dir string) error
+	grant = func(dir string) error {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("list %s to grant reading around what is hidden: %w", dir, err)
+		}
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			switch {
+			case slices.Contains(hidden, p), e.Type()&fs.ModeSymlink != 0:
+			case e.IsDir() && holdsAny(p, hidden):
+				if err := grant(p); err != nil {
+					return err
+				}
+			case e.IsDir():
+				rules = append(rules, landlock.PathAccess(handled&readRights, p).IgnoreIfMissing())
+			default:
+				rules = append(rules, landlock.PathAccess(handled&fileReadRights, p).IgnoreIfMissing())
+			}
+		}
+		return nil
+	}
+	return rules, grant("/")
+}
+
+// holdsAny reports whether folder dir holds one of paths.
+func holdsAny(dir string, paths []string) bool {
+	for _, p := range paths {
+		if within(p, dir) {
+			return true
+		}
+	}
+	return false
+}
+
+func terminalRule(handled landlock.AccessFSSet, privatePTYs bool) landlock.Rule {
+	if privatePTYs {
+		return landlock.PathAccess(handled&(deviceRights|ll.AccessFSReadDir), "/dev/pts")
+	}
+	return landlock.PathAccess(handled&deviceRights, ownTerminals()...).IgnoreIfMissing()
+}
+
+// ownTerminals are the terminals on the helper's standard streams, as
+// /dev paths: the one terminal a command may open by name.
+func ownTerminals() []string {
+	var out []string
+	for fd := 0; fd <= 2; fd++ {
+		if _, err := unix.IoctlGetTermios(fd, unix.TCGETS); err != nil {
+			continue
+		}
+		p, err := os.Readlink(fmt.Sprintf("/proc/self/fd/%d", fd))
+		if err == nil && strings.HasPrefix(p, "/dev/") && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // rootRights is every handled right for a folder but device ioctls and

@@ -45,13 +45,27 @@ func probeKinds(ns Namespace) []Namespace {
 	return []Namespace{NamespaceUser}
 }
 
+// probeMounts makes the mounts a command's namespace needs: a read-only
+// bind, and the read-only view of everything (no roots here), so that a
+// system that allows the first but not the second is not taken for one
+// where commands can run.
+func probeMounts(ops []mountOp) error {
+	if err := applyMounts(ops); err != nil {
+		return err
+	}
+	if err := mountPrivateTerminals(); err != nil {
+		return err
+	}
+	return readOnlyOutsideRoots(nil, nil)
+}
+
 func tryNamespace(h helperArgs, kind Namespace, ops []mountOp) error {
 	switch kind {
 	case NamespaceMount:
 		if err := unshareMounts(); err != nil {
 			return err
 		}
-		return applyMounts(ops)
+		return probeMounts(ops)
 	case NamespaceUser:
 		h.ns = NamespaceUser
 		code, err := runInUserNamespace(h)
@@ -66,7 +80,7 @@ func tryNamespace(h helperArgs, kind Namespace, ops []mountOp) error {
 		if err := makeMountsPrivate(); err != nil {
 			return err
 		}
-		return applyMounts(ops)
+		return probeMounts(ops)
 	}
 	return fmt.Errorf("no namespace of kind %q", kind)
 }

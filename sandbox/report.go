@@ -72,11 +72,22 @@ func (s Status) mechanism() string {
 func (s Status) namespaceLine() string {
 	switch s.Namespace {
 	case NamespaceMount, NamespaceUser:
-		return fmt.Sprintf("a %s namespace keeps the protected paths inside the roots read-only", s.Namespace)
+		return fmt.Sprintf("a %s namespace makes everything outside the roots read-only, metadata included, and keeps the protected paths inside them read-only", s.Namespace)
 	case NamespaceNone:
 		return "no mount namespace (" + s.NamespaceWhy + ")"
 	}
 	return ""
+}
+
+// namespaceGaps are what does not hold for want of a mount namespace.
+func (s Status) namespaceGaps() []string {
+	if s.Namespace != NamespaceNone || s.Landlock == nil {
+		return nil
+	}
+	return []string{
+		"outside the roots a command can change the mode, owner and times of files you own (Landlock has no right for metadata, and no mount namespace can be had here for a read-only view); extended attributes are refused",
+		"a command cannot open a pseudo-terminal it made by name (script, expect, a test's pty): by name its terminals and other sessions' are one folder, and only its own is granted",
+	}
 }
 
 // Lines is the full report: the summary's facts one a line, then every
@@ -99,7 +110,7 @@ func (s Status) Lines() []string {
 		lines = append(lines, fmt.Sprintf("NOT protected: %s (%s)", u.Path, u.Why))
 	}
 	if s.Landlock != nil {
-		for _, g := range s.Landlock.Gaps(s.Spec.Network, s.Spec.UnixSockets) {
+		for _, g := range append(s.Landlock.Gaps(s.Spec.Network, s.Spec.UnixSockets), s.namespaceGaps()...) {
 			lines = append(lines, "not covered: "+g)
 		}
 	}

@@ -1,7 +1,8 @@
 package sandbox
 
 // describeBackend adds what Landlock enforces here and which namespace the
-// helper gets, probing for it only when a protected path lies in a root.
+// helper gets: every command has one where it can be had, for the
+// read-only view of what lies outside the roots.
 func describeBackend(st *Status, b Backend) {
 	l, ok := b.(*Landlock)
 	if !ok {
@@ -9,7 +10,5 @@ func describeBackend(st *Status, b Backend) {
 	}
 	f := l.Features()
 	st.Landlock = &f
-	if len(l.protectedInRoots(st.Spec)) > 0 {
-		st.Namespace, st.NamespaceWhy = l.Namespace()
-	}
+	st.Namespace, st.NamespaceWhy = l.Namespace()
 }

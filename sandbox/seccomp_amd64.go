@@ -10,3 +10,11 @@ const (
 	// socketFilter says the network-off socket filter exists here.
 	socketFilter = true
 )
+
+// modeSyscalls set a file's mode on this architecture, with the index of
+// the argument that holds it.
+var modeSyscalls = []modeSyscall{
+	{unix.SYS_CHMOD, 1}, {unix.SYS_FCHMOD, 1}, {unix.SYS_CREAT, 1}, {unix.SYS_MKNOD, 1},
+	{unix.SYS_OPEN, 2}, {unix.SYS_FCHMODAT, 2}, {unix.SYS_FCHMODAT2, 2}, {unix.SYS_MKNODAT, 2},
+	{unix.SYS_OPENAT, 3},
+}

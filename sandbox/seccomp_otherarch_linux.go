@@ -9,3 +9,5 @@ const (
 	x32SyscallBit = 0
 	socketFilter  = false
 )
+
+var modeSyscalls []modeSyscall

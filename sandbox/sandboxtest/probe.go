@@ -54,7 +54,10 @@ func probe(op string, args []string) int {
 	case op == "wait":
 		_, err = io.Copy(io.Discard, os.Stdin)
 	default:
-		err = fmt.Errorf("unknown probe %s %v", op, args)
+		var ok bool
+		if ok, err = containmentProbe(op, args); !ok {
+			err = fmt.Errorf("unknown probe %s %v", op, args)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "probe:", err)
