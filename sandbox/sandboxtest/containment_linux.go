@@ -108,7 +108,7 @@ func (s *suite) inheritedDescriptorsClosed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const inherited = 9 // the shell's redirections reach 0-9
+	const inherited = 9            // the shell's redirections reach 0-9
 	err = unix.Dup2(fd, inherited) // without close-on-exec, as a shell leaves it
 	unix.Close(fd)
 	if err != nil {
