@@ -14,6 +14,9 @@ func seedLines() []string {
 	for _, l := range deniedByDefault {
 		lines = append(lines, l...)
 	}
+	lines = append(lines, "env -vS'rm -rf x'", "env -S '-i PAGER=x man' ls", "env -iu X -S", "PAGER='less -R' man ls",
+		"LESSOPEN='|x %s' less F", "git -c a=b log --outp=x", "uniq -cf 1 *", "sed -ne'1e x' F", "fd -x rm ;",
+		"xargs -tI {} sed -n p {}", "nohup nohup nohup nohup nohup nohup nohup nohup nohup ls", "declare -n x=PATH")
 	return append(lines, "a | b | c", "$(x)$(y)", "${a:-$(b)}", "x=(a b)", "\\", "'", "`", "{", "f() {", "<<", "a &&")
 }
 

@@ -155,6 +155,7 @@ type sedParser struct {
 	s        string
 	i        int
 	brackets bool
+	reads    bool // an r or R command was read (for the tests' oracle)
 }
 
 func (p *sedParser) eof() bool { return p.i >= len(p.s) }
@@ -216,7 +217,11 @@ func (p *sedParser) command() string {
 		return sedWrites
 	case '{':
 		return ""
-	case '#', 'a', 'i', 'c', 'r', 'R':
+	case 'r', 'R':
+		p.reads = true
+		p.toEOL()
+		return ""
+	case '#', 'a', 'i', 'c':
 		p.toEOL()
 		return ""
 	case ':', 'b', 't', 'T', 'v':
