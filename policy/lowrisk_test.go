@@ -180,7 +180,7 @@ func TestLowProgramsStayLow(t *testing.T) {
 		"pip list", "docker ps", "systemctl status x", "brew info git", "rg -n foo", "rg -o foo", "fd -e go",
 		"column -t -o ' | ' F", "ps -o pid,cmd", "grep -o x F", "od -c F", "find . -name '*.go'",
 		"FOO=1 ls", "export FOO=bar", "LANG=C sort F", "TZ=UTC date", "read line", "read -r a b", "printf -v x %s y",
-		"ls $DIR", `cat "$f"`, `grep x "$f"`, "echo $HOME", "env", "env LANG=C ls", "command -v git", "arch",
+		"ls $DIR", `cat "$f"`, `grep x "$f"`, "grep x *.go", "echo $HOME", "env", "env LANG=C ls", "command -v git", "arch",
 		"time ls", "nice ls",
 	} {
 		a, err := Assess(line)
