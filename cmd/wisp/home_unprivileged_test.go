@@ -1,0 +1,129 @@
+//go:build linux
+
+package main
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/wisp-sh/wisp/internal/testenv"
+)
+
+// foreignHomeEnv names a wisp home of the unprivileged user's whose
+// config.json is root's, prepared by TestHomeAsAnUnprivilegedUser.
+const foreignHomeEnv = "WISP_TEST_FOREIGN_HOME"
+
+// Root reads every file and may write every folder, so the home's checks
+// and the link swap are run again as a person's account: this test binary
+// as the unprivileged CI user, over the TestHome tests.
+func TestHomeAsAnUnprivilegedUser(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("already unprivileged: the other tests ran as this user")
+	}
+	uid, gid := testenv.NeedUnprivileged(t)
+	dir, err := os.MkdirTemp("", "wisp-home-unprivileged-") // t.TempDir's parent is closed to others
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	bin := filepath.Join(dir, "wisp.test")
+	copyExecutable(t, os.Args[0], bin)
+	tmp := ownedDir(t, filepath.Join(dir, "tmp"), uid, gid)
+	home := personalDir(t, uid, gid) // outside every root: writes outside go here
+	foreign := ownedDir(t, filepath.Join(dir, "foreign-home"), uid, gid)
+	if err := os.WriteFile(filepath.Join(foreign, "config.json"), []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-test.count=1", "-test.v", "-test.run", "^TestHome(LinkSwapped|Loose|ForeignOwner)")
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "HOME="+home, foreignHomeEnv+"="+foreign)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("as uid %d: %v\n%s", uid, err, out)
+	}
+	for _, name := range []string{"TestHomeLinkSwappedByAConfinedCommand", "TestHomeLooseRefusedBeforeAnyRun", "TestHomeForeignOwner"} {
+		if !strings.Contains(string(out), "--- PASS: "+name) {
+			t.Errorf("as uid %d, %s did not pass:\n%s", uid, name, out)
+		}
+	}
+}
+
+// A config.json of another user is refused, exit 2: as root, one chowned
+// to the unprivileged user; as that user, one of root's.
+func TestHomeForeignOwner(t *testing.T) {
+	e := newHomeE2E(t)
+	home, owner := e.path("home"), 0
+	if os.Geteuid() == 0 {
+		uid, gid := testenv.NeedUnprivileged(t)
+		os.Mkdir(home, 0o700)
+		os.WriteFile(filepath.Join(home, "config.json"), []byte("{}\n"), 0o600)
+		os.Chown(filepath.Join(home, "config.json"), uid, gid)
+		owner = uid
+	} else if home = os.Getenv(foreignHomeEnv); home == "" {
+		t.Skip("run by TestHomeAsAnUnprivilegedUser, which prepares a config of root's")
+	}
+	cfg := filepath.Join(home, "config.json")
+	out, code := e.run(home, "config", "get", "approval.threshold")
+	want := "wisp: error: " + cfg + " belongs to uid " + strconv.Itoa(owner) + ", not to you (uid " + strconv.Itoa(os.Geteuid()) + ")"
+	if code != exitUsage || !strings.Contains(out, want) || !strings.Contains(out, "wisp: hint: if it is yours, run: sudo chown -R ") {
+		t.Fatalf("exit %d, want %d and %q\n%s", code, exitUsage, want, out)
+	}
+	if out, _ := e.run(home, "doctor"); !strings.Contains(out, "FAIL home     "+cfg+" belongs to uid "+strconv.Itoa(owner)) {
+		t.Errorf("doctor:\n%s", out)
+	}
+}
+
+// personalDir is a folder of the user's in their own home directory, which
+// no writable root covers (/tmp does).
+func personalDir(t *testing.T, uid, gid int) string {
+	t.Helper()
+	u, err := user.LookupId(strconv.Itoa(uid))
+	if err != nil {
+		t.Fatalf("find the unprivileged user's home directory: %v", err)
+	}
+	dir, err := os.MkdirTemp(u.HomeDir, "wisp-home-e2e-")
+	if err != nil {
+		t.Fatalf("a folder outside every root for uid %d: %v", uid, err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chown(dir, uid, gid); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func ownedDir(t *testing.T, p string, uid, gid int) string {
+	t.Helper()
+	if err := os.Mkdir(p, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chown(p, uid, gid); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func copyExecutable(t *testing.T, from, to string) {
+	t.Helper()
+	src, err := os.Open(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer src.Close()
+	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err == nil {
+		_, err = io.Copy(dst, src)
+		dst.Close()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+}
