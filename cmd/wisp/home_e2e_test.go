@@ -49,7 +49,9 @@ func (e *homeE2E) run(home string, args ...string) (string, int) {
 	return string(out), c.ProcessState.ExitCode()
 }
 
-func (e *homeE2E) path(p ...string) string { return filepath.Join(append([]string{e.project}, p...)...) }
+func (e *homeE2E) path(p ...string) string {
+	return filepath.Join(append([]string{e.project}, p...)...)
+}
 
 // The attack of issue 11, item 4: wisp's home is reached through a link
 // inside the project, and a confined command swaps the link for one to a
