@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/wisp-sh/wisp/internal/render/rendertest"
 	"github.com/wisp-sh/wisp/internal/testenv"
 	"github.com/wisp-sh/wisp/model"
 	"github.com/wisp-sh/wisp/model/modeltest"
@@ -21,13 +23,18 @@ import (
 // ptyChat is a real `wisp chat` on a pseudo-terminal, typed at as a
 // person types: keys in, the screen's bytes out.
 type ptyChat struct {
-	t    *testing.T
-	tty  *os.File
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	out  bytes.Buffer
-	mark int // what expect has read up to
-	done chan struct{}
+	t     *testing.T
+	tty   *os.File // the person's side
+	slave *os.File // wisp's side, to see what waits to be read there
+	cmd   *exec.Cmd
+	// screen is what the person sees: the output read back through a
+	// terminal emulator.
+	screenVT *rendertest.Screen
+	mu       sync.Mutex
+	out      bytes.Buffer
+	mark     int // what expect has read up to
+	done     chan struct{}
+	ended    chan struct{} // wisp exited
 }
 
 // needSandbox skips (fails under WISP_REQUIRE_KERNEL=1) without Landlock.
@@ -52,17 +59,29 @@ func (e *e2e) chatWith(srv *modeltest.Server, colour bool, args ...string) *ptyC
 	if !colour {
 		cmd.Env = append(cmd.Env, "NO_COLOR=1")
 	}
-	tty, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 250})
+	tty, slave, err := pty.Open()
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	c := &ptyChat{t: e.t, tty: tty, cmd: cmd, done: make(chan struct{})}
+	pty.Setsize(tty, &pty.Winsize{Rows: 50, Cols: 250})
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		e.t.Fatal(err)
+	}
+	ended := make(chan struct{})
+	c := &ptyChat{t: e.t, tty: tty, slave: slave, cmd: cmd, done: make(chan struct{}),
+		screenVT: rendertest.NewScreen(250, 50), ended: ended}
+	// The test holds wisp's side open too, so the end of wisp is its
+	// exit, not the end of the terminal.
+	go func() { cmd.Wait(); close(ended) }()
 	go func() {
 		buf := make([]byte, 4096)
 		for {
 			n, err := tty.Read(buf)
 			c.mu.Lock()
 			c.out.Write(buf[:n])
+			c.screenVT.Write(buf[:n])
 			c.mu.Unlock()
 			if err != nil {
 				close(c.done)
@@ -72,8 +91,10 @@ func (e *e2e) chatWith(srv *modeltest.Server, colour bool, args ...string) *ptyC
 	}()
 	e.t.Cleanup(func() {
 		cmd.Process.Kill()
-		cmd.Wait()
+		<-ended
 		tty.Close()
+		slave.Close()
+		c.screenVT.Close()
 	})
 	c.expect("› ")
 	return c
@@ -159,11 +180,10 @@ func (c *ptyChat) key(b byte) {
 func (c *ptyChat) exited() int {
 	c.t.Helper()
 	select {
-	case <-c.done:
+	case <-c.ended:
 	case <-time.After(30 * time.Second):
 		c.t.Fatalf("wisp chat did not end; the screen:\n%s", c.screen())
 	}
-	c.cmd.Wait()
 	return c.cmd.ProcessState.ExitCode()
 }
 
@@ -236,7 +256,7 @@ func TestChatOutsideSandboxApprovedFromAnotherProcess(t *testing.T) {
 	c := e.chatWith(srv, false)
 	c.typeLine("make the file")
 	c.expect("⚠ approve OUTSIDE the sandbox")
-	c.expect("[y]once [n]o  (never remembered: this run only)")
+	c.expect("[y]once then Enter, [n]o  (never remembered: this run only)")
 	req := e.waitPending(1)[0]
 	if !req.OutsideSandbox || req.Command != "touch "+target {
 		t.Fatalf("filed %+v", req)
