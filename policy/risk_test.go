@@ -192,6 +192,10 @@ func TestRiskTableErrors(t *testing.T) {
 		"rm moderate":               "needs a reason",
 		"options git":               "options needs a program",
 		"ok low\n\nrm -r highish x": "line 3:",
+		"uniq +2xargs moderate x":   "is not +args or +Nargs",
+		"uniq +0args moderate x":    "is not +args or +Nargs",
+		"git a b c +2args high x":   "counts more words than the 4 that are read",
+		"getopt date":               "getopt needs a program",
 	} {
 		_, err := parseRiskTable(text)
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -56,27 +56,14 @@ func sedScripts(args []word) ([]string, string) {
 		case v == "--":
 			dashdash = true
 		case strings.HasPrefix(v, "--"):
-			name, value, eq := strings.Cut(v[2:], "=")
-			switch {
-			case name == "expression":
-				s, next, ok := optionValue(args, i, value, eq)
-				if !ok {
-					return nil, sedUnknown
-				}
-				scripts, fromE, i = append(scripts, s), true, next
-			case name == "file":
-				return nil, sedFromFile
-			case name == "sandbox":
-				return nil, ""
-			case name == "in-place":
-				return nil, "" // the row of -i says it
-			case name == "line-length":
-				if !eq {
-					i++
-				}
-			case !contains(sedLongFlags, name):
-				return nil, "sed --" + name + " is not an option wisp reads, so it may write files or run commands"
+			s, next, reason := sedLongOption(args, i)
+			if reason != "" || next < 0 {
+				return nil, reason
 			}
+			if s != nil {
+				scripts, fromE = append(scripts, *s), true
+			}
+			i = next
 		default:
 			s, next, reason := sedShortOptions(args, i)
 			if reason != "" || next < 0 {
@@ -98,6 +85,30 @@ func sedScripts(args []word) ([]string, string) {
 		return nil, sedUnknown
 	}
 	return []string{first.value}, ""
+}
+
+// sedLongOption reads the long option args[i] (--expression=SCRIPT) as
+// sedShortOptions reads a bundle. --sandbox ends the reading: GNU sed then
+// refuses e, w and r. An abbreviation is not read, so it counts as moderate.
+func sedLongOption(args []word, i int) (*string, int, string) {
+	name, value, eq := strings.Cut(args[i].value[2:], "=")
+	switch {
+	case name == "expression":
+		s, next, ok := optionValue(args, i, value, eq)
+		if !ok {
+			return nil, 0, sedUnknown
+		}
+		return &s, next, ""
+	case name == "file":
+		return nil, 0, sedFromFile
+	case name == "sandbox", name == "in-place":
+		return nil, -1, ""
+	case name == "line-length" && !eq:
+		return nil, i + 1, ""
+	case name == "line-length" || contains(sedLongFlags, name):
+		return nil, i, ""
+	}
+	return nil, 0, "sed --" + name + " is not an option wisp reads, so it may write files or run commands"
 }
 
 // sedShortOptions reads the bundle args[i] (-ne 's/x/y/'): a script given
