@@ -13,9 +13,8 @@ import (
 
 // homeE2E runs real wisp processes in project with WISP_HOME as given.
 type homeE2E struct {
-	t                *testing.T
-	bin, project     string
-	outside, userDir string
+	t                     *testing.T
+	bin, project, outside string
 }
 
 func newHomeE2E(t *testing.T) *homeE2E {
@@ -31,7 +30,7 @@ func newHomeE2E(t *testing.T) *homeE2E {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(outside) })
-	return &homeE2E{t: t, bin: wispBin(t), project: t.TempDir(), outside: outside, userDir: userHome}
+	return &homeE2E{t: t, bin: wispBin(t), project: t.TempDir(), outside: outside}
 }
 
 // run runs wisp with WISP_HOME=home in the project; it returns the
