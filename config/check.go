@@ -32,9 +32,9 @@ var stateDirs = []string{"pending", "logs", "outputs", "threads", "cache"}
 // Check says whether wisp may trust its home, as ssh trusts ~/.ssh: every
 // link on the way to it sits in a folder only root can change; every folder
 // above it belongs to root or to uid and no one else may write it (unless
-// it is sticky, as /tmp is); the home, its state folders, config.json and
-// approvals.json belong to uid, are not links, and no one else may write
-// them. A home that does not exist yet is fine: wisp creates it, 0700. The
+// it is sticky, as /tmp is); the home, its state folders, config.json,
+// approvals.json and the audit log belong to uid, are not links, and no one
+// else may write them. A home that does not exist yet is fine: wisp creates it, 0700. The
 // error is an *UnsafeError that says what is wrong and how to fix it.
 func (h Home) Check(uid int) error {
 	real, err := walkLinks(h.given(), uid, 0)
@@ -82,7 +82,8 @@ func (h Home) checkContents(uid int) error {
 			return err
 		}
 	}
-	for _, p := range []string{h.ConfigFile(), h.ApprovalsFile()} {
+	// The audit log too: it is opened for appending, following a link.
+	for _, p := range []string{h.ConfigFile(), h.ApprovalsFile(), h.AuditFile()} {
 		info, err := os.Lstat(p)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
@@ -114,6 +115,10 @@ func checkStateFile(p string, info fs.FileInfo, uid int) error {
 // confined command could rewrite a linked config.json at its target.
 func linkedFileError(p string) error {
 	target, _ := os.Readlink(p)
+	if filepath.Base(p) == "audit.jsonl" {
+		return &UnsafeError{Path: p, Problem: fmt.Sprintf("is a symbolic link (to %s): wisp would append its audit log to what the link leads to", target),
+			Fix: "remove the link (wisp starts a new log): rm " + p}
+	}
 	return &UnsafeError{Path: p, Problem: fmt.Sprintf("is a symbolic link (to %s): wisp reads its state only from files in its home, which the sandbox keeps unwritable, and not from where a link leads", target),
 		Fix: fmt.Sprintf("replace the link with the file itself: rm %s && cp %s %s", p, target, p)}
 }

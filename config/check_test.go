@@ -125,6 +125,17 @@ func TestLooseStateFilesRefused(t *testing.T) {
 	}
 }
 
+// A link planted as the audit log while the home was loose would have wisp
+// append to the link's target (a ~/.bashrc, say) once the modes are fixed.
+func TestLinkedAuditLogRefused(t *testing.T) {
+	h := freshHome(t)
+	h.Ensure("logs")
+	target := filepath.Join(t.TempDir(), "bashrc")
+	mustWrite(t, target, "", 0o600)
+	os.Symlink(target, h.AuditFile())
+	wantUnsafe(t, "audit log a link", h.Check(os.Geteuid()), h.AuditFile()+" is a symbolic link (to "+target+")", "rm "+h.AuditFile())
+}
+
 func TestLooseStateFolderRefused(t *testing.T) {
 	h := freshHome(t)
 	os.Chmod(h.PendingDir(), 0o777)
