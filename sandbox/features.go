@@ -22,9 +22,9 @@ type LandlockFeatures struct {
 	// UDP: with the network off, UDP is refused too (ABI 10).
 	UDP bool
 	// SocketFilter: a seccomp filter refuses typing into the terminal
-	// (TIOCSTI, TIOCLINUX), and with the network off every Internet socket
-	// but plain TCP (UDP, Multipath TCP, which Landlock does not see) and
-	// io_uring. Not a Landlock feature: it depends on the CPU architecture
+	// (TIOCSTI, TIOCLINUX) and setuid or setgid modes, and with the network
+	// off every socket but Unix, netlink and plain TCP (UDP, Multipath TCP,
+	// which Landlock does not see), listen, TCP Fast Open and io_uring. Not a Landlock feature: it depends on the CPU architecture
 	// the filter is written for.
 	SocketFilter bool
 }
@@ -63,6 +63,9 @@ func (f LandlockFeatures) Enforced(network, unixSockets bool) []string {
 	add(f.Scoping, "signal and abstract-socket scoping")
 	add(f.SocketFilter, "typing into the terminal (TIOCSTI)")
 	add(!unixSockets && f.SocketFilter, "Unix sockets")
+	add(f.SocketFilter, "setuid and setgid modes")
+	add(!network && f.SocketFilter, "listen, TCP Fast Open and every other socket family")
+	add(f.Filesystem, "other terminals and devices")
 	return out
 }
 
