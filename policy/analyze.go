@@ -145,6 +145,10 @@ func (c *checker) walk(file *syntax.File, src string) {
 			c.addDecl(n, src)
 		case *syntax.Assign:
 			c.checkAssign(n, src)
+		case *syntax.WordIter:
+			c.checkLoopVariable(n.Name)
+		case *syntax.ParamExp:
+			c.checkDefaultAssign(n)
 		case *syntax.Redirect:
 			c.noteRedirect(n, src)
 		case *syntax.CmdSubst:

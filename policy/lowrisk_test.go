@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"bytes"
+	"os/exec"
 	"slices"
 	"sort"
 	"strings"
@@ -115,6 +117,9 @@ func TestLowProgramsThatWriteOrRun(t *testing.T) {
 		{"env -S 'nohup rm -rf x'", High, "rm -r deletes a tree"},
 		{"env -S '-i rm -rf x'", High, "rm -r deletes a tree"},
 		{"env -iu FOO rm -rf x", High, "rm -r deletes a tree"},
+		{`env -S 'rm\_-rf\_x'`, High, "rm -r deletes a tree"},
+		{`env -S '"rm" -rf x'`, High, "rm -r deletes a tree"},
+		{"env -S '${X} x'", High, "what env runs is only known when the line runs"},
 		{"xargs -tI {} rm -r {}", High, "rm -r deletes a tree"},
 		{"arch -x86_64 rm -rf x", High, "rm -r deletes a tree"},
 		// Variables that make a program run something.
@@ -141,6 +146,10 @@ func TestLowProgramsThatWriteOrRun(t *testing.T) {
 		{"DOCKER_HOST=ssh://x docker ps", Moderate, ""},
 		{"read PATH", Moderate, "read sets PATH, which changes what later commands run"},
 		{"printf -v PATH .", Moderate, "printf -v sets PATH, which changes what later commands run"},
+		{"for HOME in .; do git status; done", Moderate, "for HOME in … sets HOME, which changes what the commands after it run"},
+		{": ${HOME:=.}; git status", Moderate, "${HOME:=…} sets HOME, which changes what the commands after it run"},
+		{"go doc -http", Moderate, "go doc -http downloads and runs a documentation server"},
+		{"brew info --github git", Moderate, "brew info --github opens a web browser"},
 		{"declare -n x=PATH", Moderate, "declare -n makes one variable name stand for another, which can be one that changes what commands run"},
 	}
 	for _, tt := range tests {
@@ -196,7 +205,7 @@ func TestWrappersDoNotHideDeniedCommands(t *testing.T) {
 	for _, line := range []string{
 		"env -iu FOO sudo x", "env -vS'sudo x'", "env -S 'nohup sudo x'",
 		"nohup nohup nohup nohup nohup nohup nohup nohup nohup rm -rf /",
-		"PAGER='sudo x' man ls",
+		"PAGER='sudo x' man ls", `env -S '"sudo" x'`,
 	} {
 		if d := p.Check(line); d.Allowed {
 			t.Errorf("Check(%q) allowed it (risk %s %q)", line, d.Risk.Level, d.Risk.Reasons)
@@ -323,6 +332,44 @@ func lowRowsNamed(fields []string) map[string]bool {
 		default:
 			out[f] = true
 		}
+	}
+	return out
+}
+
+// env -S's value is split as GNU env splits it.
+func TestSplitEnvStringAsEnvDoes(t *testing.T) {
+	env, err := exec.LookPath("env")
+	if err != nil {
+		t.Skip("no env on PATH")
+	}
+	if v, _ := exec.Command(env, "--version").Output(); !bytes.Contains(v, []byte("GNU coreutils")) {
+		t.Skip("env is not GNU env, whose -S this test reads")
+	}
+	for _, value := range []string{
+		`a\_b "c d" 'e f' x\cy z`, "a#b #c d", `a"b"c`, `'it\'s'`, `"\_"`, `a\tb`, `s\udo`, `"a\"b" \#x`,
+		`rm -rf x`, `-i rm`, `a "b`, `\`,
+	} {
+		out, err := exec.Command(env, "-S", `printf <%s>\n `+value).Output()
+		want := strings.Split(strings.TrimSuffix(string(out), "\n"), "\n")
+		got, ok := splitEnvString(value)
+		switch {
+		case err != nil && ok:
+			t.Errorf("env -S %q fails (%v), but splitEnvString reads %q", value, err, got)
+		case err == nil && !ok:
+			t.Errorf("splitEnvString(%q) cannot read it; env -S reads %q", value, want)
+		case err == nil && !slices.Equal(wrapAngles(got), want):
+			t.Errorf("splitEnvString(%q) = %q; env -S reads %q", value, got, want)
+		}
+	}
+	if got, ok := splitEnvString("a ${X} b"); ok {
+		t.Errorf("splitEnvString reads ${X} as %q; what it is is only known when the line runs", got)
+	}
+}
+
+func wrapAngles(fields []string) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = "<" + f + ">"
 	}
 	return out
 }

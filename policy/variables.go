@@ -83,6 +83,7 @@ var variablePrefixes = []struct {
 	{"PIP_", variable{use: varCode, reason: givesOpts}},
 	{"NPM_CONFIG_", variable{use: varCode, reason: givesOpts}},
 	{"npm_config_", variable{use: varCode, reason: givesOpts}},
+	{"HOMEBREW_", variable{use: varCode, reason: givesOpts}},
 }
 
 func lookupVariable(name string) (variable, bool) {
@@ -113,6 +114,23 @@ func (c *checker) checkAssign(as *syntax.Assign, src string) {
 		return
 	}
 	c.checkVariable(as.Name.Value, resolveWord(as.Value, src, &c.values))
+}
+
+// checkLoopVariable: for PATH in .; do ls; done sets PATH for the body.
+func (c *checker) checkLoopVariable(name *syntax.Lit) {
+	if name != nil && riskyVariable(name.Value) {
+		c.note(Moderate, "for "+name.Value+" in … sets "+name.Value+", which changes what the commands after it run")
+	}
+}
+
+// checkDefaultAssign: ${HOME:=.} sets HOME when it is empty.
+func (c *checker) checkDefaultAssign(pe *syntax.ParamExp) {
+	if pe.Exp == nil || pe.Param == nil || pe.Exp.Op != syntax.AssignUnset && pe.Exp.Op != syntax.AssignUnsetOrNull {
+		return
+	}
+	if riskyVariable(pe.Param.Value) {
+		c.note(Moderate, "${"+pe.Param.Value+":=…} sets "+pe.Param.Value+", which changes what the commands after it run")
+	}
 }
 
 // checkWrapperAssigns looks at the NAME=value words a wrapper passes on

@@ -86,7 +86,12 @@ func unwrap(words []word) unwrapped {
 			return u
 		}
 		if width > 0 {
-			u.words, u.split = spliceSplit(u.words, u.start+1+at, width, args[at:at+width]), true
+			spliced, ok := spliceSplit(u.words, u.start+1+at, width, args[at:at+width])
+			if !ok {
+				u.dynamic = true // env -S '${X}' or an escape env reads its own way
+				return u
+			}
+			u.words, u.split = spliced, true
 			continue // read the same wrapper again, with the split words
 		}
 		if next < 0 || u.start+1+next >= len(u.words) {
@@ -115,10 +120,13 @@ func (w wrapper) noteFor(opts []word) string {
 
 // spliceSplit returns words with the width words at i (env -S 'value', or
 // -S'value') replaced by value's words, and a bundle's other letters kept
-// (env -iS'cmd' is env -i cmd).
-func spliceSplit(words []word, i, width int, opt []word) []word {
+// (env -iS'cmd' is env -i cmd); false when value cannot be split here.
+func spliceSplit(words []word, i, width int, opt []word) ([]word, bool) {
 	value, rest := splitOptionValue(opt)
-	fields := strings.Fields(value)
+	fields, ok := splitEnvString(value)
+	if !ok {
+		return nil, false
+	}
 	out := make([]word, 0, len(words)+len(fields))
 	out = append(out, words[:i]...)
 	if rest != "" {
@@ -127,7 +135,77 @@ func spliceSplit(words []word, i, width int, opt []word) []word {
 	for _, f := range fields {
 		out = append(out, literalWord(f))
 	}
-	return append(out, words[i+width:]...)
+	return append(out, words[i+width:]...), true
+}
+
+// splitEnvString splits the value of env -S as GNU env does: blanks
+// separate words; '…' and "…" quote; \_ is a blank (a space inside
+// "…"); \c ends the string; # starts a comment where a word would start;
+// \n and \t are a newline and a tab, \" \' \\ \$ \# the character. ${NAME} is
+// only known when the line runs, and an escape env refuses leaves nothing
+// that runs: both give false.
+func splitEnvString(s string) ([]string, bool) {
+	var fields []string
+	var cur []byte
+	inWord, quote := false, byte(0)
+	end := func() {
+		if inWord {
+			fields = append(fields, string(cur))
+		}
+		cur, inWord = cur[:0], false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case quote == '\'' && c == '\\' && i+1 < len(s) && (s[i+1] == '\\' || s[i+1] == '\''):
+			cur = append(cur, s[i+1])
+			i++
+		case quote == '\'' && c == '\'':
+			quote = 0
+		case quote == '\'':
+			cur = append(cur, c)
+		case c == '$':
+			return nil, false
+		case c == '\\':
+			if i+1 == len(s) {
+				return nil, false
+			}
+			i++
+			switch e := s[i]; {
+			case e == '_' && quote == 0:
+				end()
+			case e == '_':
+				cur = append(cur, ' ')
+			case e == 'c' && quote == 0:
+				end()
+				return fields, true
+			case strings.IndexByte("\"'\\$#", e) >= 0:
+				cur, inWord = append(cur, e), true
+			case strings.IndexByte("fnrtv", e) >= 0:
+				cur, inWord = append(cur, "\f\n\r\t\v"[strings.IndexByte("fnrtv", e)]), true
+			default:
+				return nil, false
+			}
+		case quote == '"' && c == '"':
+			quote = 0
+		case quote == '"':
+			cur = append(cur, c)
+		case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			end()
+		case c == '\'' || c == '"':
+			quote, inWord = c, true
+		case c == '#' && !inWord:
+			end()
+			return fields, true
+		default:
+			cur, inWord = append(cur, c), true
+		}
+	}
+	if quote != 0 {
+		return nil, false
+	}
+	end()
+	return fields, true
 }
 
 // skip returns how many of args are the wrapper's own options and operands,
