@@ -238,3 +238,18 @@ func TestHomeOfAnotherUidRefused(t *testing.T) {
 		t.Errorf("does not name the owner: %v", h.Check(other))
 	}
 }
+
+// BenchmarkHomeCheck is what the check adds to every wisp start: a walk of
+// the home's path and a look at each state folder and file.
+func BenchmarkHomeCheck(b *testing.B) {
+	dir := b.TempDir()
+	h, _ := ResolveHome(envOf(HomeEnv, filepath.Join(dir, "wisp")), noUserHome)
+	h.Ensure("pending")
+	h.Ensure("logs")
+	os.WriteFile(h.ConfigFile(), []byte("{}"), 0o600)
+	for b.Loop() {
+		if err := h.Check(os.Geteuid()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
