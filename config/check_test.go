@@ -136,6 +136,21 @@ func TestLinkedAuditLogRefused(t *testing.T) {
 	wantUnsafe(t, "audit log a link", h.Check(os.Geteuid()), h.AuditFile()+" is a symbolic link (to "+target+")", "rm "+h.AuditFile())
 }
 
+// Ensure checks what it made or found: a folder someone else put where
+// the home was to be, after Check looked, is refused, not written into.
+func TestEnsureRefusesALooseFolderInThePlaceOfTheHome(t *testing.T) {
+	h := Home{Dir: filepath.Join(t.TempDir(), "wisp")}
+	os.Mkdir(h.Dir, 0o777)
+	os.Chmod(h.Dir, 0o777)
+	_, err := h.Ensure()
+	wantUnsafe(t, "Ensure", err, "wisp's home "+h.Dir+" is writable by others (mode 0777)", "run: chmod 700 "+h.Dir)
+	os.Chmod(h.Dir, 0o700)
+	os.Mkdir(filepath.Join(h.Dir, "logs"), 0o777)
+	os.Chmod(filepath.Join(h.Dir, "logs"), 0o777)
+	_, err = h.Ensure("logs")
+	wantUnsafe(t, "Ensure logs", err, filepath.Join(h.Dir, "logs")+" is writable by others (mode 0777)", "run: chmod 700 ")
+}
+
 func TestLooseStateFolderRefused(t *testing.T) {
 	h := freshHome(t)
 	os.Chmod(h.PendingDir(), 0o777)

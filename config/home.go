@@ -71,16 +71,37 @@ func (h Home) SandboxProbeFile() string { return filepath.Join(h.Dir, "cache", "
 
 // Ensure creates the home with mode 0700 when it is missing, and the
 // subdirectory sub (if any) inside it, also 0700. An existing home keeps
-// its mode: Check refuses a loose one rather than wisp changing it.
+// its mode: Check refuses a loose one rather than wisp changing it. What
+// it leaves is checked again, as Check would: a folder another user made
+// in its place after Check looked (under /tmp, say) is refused, not used.
 func (h Home) Ensure(sub ...string) (string, error) {
 	if err := os.MkdirAll(h.Dir, 0o700); err != nil {
 		return "", fmt.Errorf("create wisp's home %s: %w", h.Dir, err)
+	}
+	if err := ensured("wisp's home "+h.Dir, h.Dir); err != nil {
+		return "", err
 	}
 	dir := filepath.Join(append([]string{h.Dir}, sub...)...)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create %s: %w", dir, err)
 	}
-	return dir, nil
+	if dir == h.Dir {
+		return dir, nil
+	}
+	return dir, ensured(dir, dir)
+}
+
+// ensured checks a folder Ensure made or found: a folder, not a link,
+// ours, and not writable by others.
+func ensured(subject, dir string) error {
+	info, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("inspect %s: %w", dir, err)
+	}
+	if !info.IsDir() {
+		return &UnsafeError{Path: subject, Problem: "is not a folder (" + kindOf(info) + ")", Fix: "move it away so that wisp can create the folder there"}
+	}
+	return checkOwned(subject, dir, info, os.Geteuid(), "700")
 }
 
 // ErrHomeMissing says the home has not been created yet.
