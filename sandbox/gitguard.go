@@ -58,6 +58,7 @@ type gitWatch struct {
 	path    string
 	kind    watchKind
 	top     string // the worktree top, for a relative core.hooksPath
+	gitdir  string // the git folder it lies in, if any: gone, git reads none of it
 	before  fileState
 	entries map[string]fileState // a folder's entries (hooks, info)
 	subdirs map[string]bool      // kindGitDirs: the git folders it held
@@ -174,7 +175,9 @@ func (g *GitSnapshot) watchGitDir(dir, top string, depth int) {
 		{"config", kindConfig}, {"config.worktree", kindConfig}, {"commondir", kindPointer}, {"gitdir", kindPointer},
 		{"hooks", kindHooks}, {"info", kindInfo}, {"modules", kindGitDirs}, {"worktrees", kindGitDirs},
 	} {
-		g.watch(filepath.Join(dir, f.name), f.kind, top)
+		if w := g.watch(filepath.Join(dir, f.name), f.kind, top); w != nil {
+			w.gitdir = dir
+		}
 	}
 	for _, c := range []string{"config", "config.worktree"} {
 		g.watchConfig(filepath.Join(dir, c), top, 0)
@@ -285,6 +288,9 @@ type fixer struct {
 }
 
 func (f *fixer) check(w *gitWatch) {
+	if w.gitdir != "" && !isDir(w.gitdir) {
+		return // a worktree removed, a submodule's git folder deleted: nothing of it runs
+	}
 	now := statFile(w.path)
 	switch {
 	case w.kind == kindDotGit && !w.before.exists:

@@ -45,7 +45,7 @@ const (
 // code run at the person's next git command, as far as it exists now: the
 // .git file or link that points to the git folder, that folder's hooks,
 // config, config.worktree, commondir and info/attributes, the same of the
-// common folder it names and of every submodule's git folder under
+// common folder it names, the hooks of every submodule's git folder under
 // modules/, each file their configs include, and every core.hooksPath the
 // repository's or the person's global configs set (a relative one taken
 // against the worktree's top, as git does). The rest of .git (objects,
@@ -92,15 +92,18 @@ func (w *protectWalk) gitDir(g, top string, main bool, depth int) {
 		return
 	}
 	w.seen[g] = true
-	for _, name := range []string{"hooks", "config"} {
-		if main {
-			w.add(filepath.Join(g, name))
-		} else {
+	if !main {
+		// A submodule's git folder: git submodule update rewrites its
+		// config (core.worktree), so only its hooks are bound; the put-back
+		// checks its config after each command.
+		w.addIfExists(filepath.Join(g, "hooks"))
+		w.addIfExists(filepath.Join(g, "info", "attributes"))
+	} else {
+		w.add(filepath.Join(g, "hooks"))
+		w.add(filepath.Join(g, "config"))
+		for _, name := range []string{"config.worktree", "commondir", "info/attributes"} {
 			w.addIfExists(filepath.Join(g, name))
 		}
-	}
-	for _, name := range []string{"config.worktree", "commondir", "info/attributes"} {
-		w.addIfExists(filepath.Join(g, name))
 	}
 	w.config(filepath.Join(g, "config"), top, 0)
 	w.config(filepath.Join(g, "config.worktree"), top, 0)
