@@ -148,6 +148,7 @@ type CommandOutcome struct {
 	SandboxRefusal string   `json:"sandboxRefusal,omitempty"` // refused, not-the-sandbox or guess
 	SandboxPaths   []string `json:"sandboxPaths,omitempty"`   // the real paths checked
 	Unprotected    []string `json:"unprotected,omitempty"`    // protected paths the sandbox could not cover
+	PutBack        []string `json:"putBack,omitempty"`        // git files the command wrote, put back after it
 	OutputID       string   `json:"outputId,omitempty"`
 	OutputBytes    int64    `json:"outputBytes"`
 	DurationMS     int64    `json:"durationMs"`

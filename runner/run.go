@@ -36,7 +36,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 		out = io.MultiWriter(view, file, req.Live)
 	}
 	spec := execSpec{
-		argv: argv, dir: r.dir(), env: r.Env, stdin: req.Stdin, out: out,
+		argv: argv, dir: r.dir(), env: r.envFor(mode), stdin: req.Stdin, out: out,
 		timeout: r.timeout(req), grace: r.Grace, terminal: req.Terminal, attr: attr,
 	}
 	if mode == ModeConfined && req.Terminal == nil && !r.OneShot {
@@ -45,8 +45,15 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 			spec.serverFailed = func() { r.served.drop(server) }
 		}
 	}
+	var git *sandbox.GitSnapshot
+	if mode == ModeConfined {
+		git = confinement.SnapshotGit()
+	}
 	er, err := execute(ctx, spec)
 	file.Close() // adds the output to the store, pruning the oldest when due
+	// Once execute returns, every process of the command has ended, so
+	// nothing can write again after what it wrote is put back.
+	res.PutBack = git.PutBack()
 	if err != nil {
 		return res, err
 	}
@@ -55,8 +62,21 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 	res.Output, res.OutputID, res.OutputBytes = view.View(id), id, view.Total()
 	res.Timeout = r.timeout(req)
 	r.checkRefusal(mode, confinement, view, &res)
+	r.notePutBack(&res)
 	r.auditOutcome(req, res)
 	return res, nil
+}
+
+// notePutBack tells the person what the put-back after the command did.
+func (r *Runner) notePutBack(res *Result) {
+	note := sandbox.PutBackNote(res.PutBack, r.dir())
+	switch {
+	case note == "":
+	case res.PersonNote == "":
+		res.PersonNote = note
+	default:
+		res.PersonNote += "\n" + note
+	}
 }
 
 // checkRefusal reads a failed, confined command's output for the
@@ -121,6 +141,7 @@ func (r *Runner) auditOutcome(req Request, res Result) {
 		TimedOut: res.TimedOut, Canceled: res.Canceled, Sandbox: res.Sandbox,
 		OutsideSandbox: res.OutsideSandbox, SandboxRefusal: string(res.Refusal.Verdict),
 		SandboxPaths: res.Refusal.Paths, Unprotected: unprotectedPaths(r.Spec),
+		PutBack:  sandbox.PutBackPaths(res.PutBack),
 		OutputID: res.OutputID, OutputBytes: res.OutputBytes, DurationMS: res.Duration.Milliseconds(),
 	}
 	if res.Unavailable {
@@ -168,6 +189,10 @@ type Result struct {
 	Refusal     refusal.Result
 	SandboxLine string // at most one "sandbox: …" line for the model
 	PersonNote  string // "· the sandbox refused …" for the person
+
+	// PutBack is what the command wrote where git would run it, put back
+	// once it ended.
+	PutBack []sandbox.PutBack
 }
 
 // ModelText is run_command's result: output, the exit line, then at most
@@ -184,6 +209,9 @@ func (res Result) ModelText() string {
 	b.WriteString(res.StatusLine())
 	if res.SandboxLine != "" {
 		b.WriteString("\n" + res.SandboxLine)
+	}
+	if line := sandbox.PutBackLine(res.PutBack, ""); line != "" {
+		b.WriteString("\n" + line)
 	}
 	return b.String()
 }
