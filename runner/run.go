@@ -36,7 +36,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 		out = io.MultiWriter(view, file, req.Live)
 	}
 	spec := execSpec{
-		argv: argv, dir: r.dir(), env: r.envFor(mode), stdin: req.Stdin, out: out,
+		argv: argv, dir: r.dir(), env: r.Env, stdin: req.Stdin, out: out,
 		timeout: r.timeout(req), grace: r.Grace, terminal: req.Terminal, attr: attr,
 	}
 	if mode == ModeConfined && req.Terminal == nil && !r.OneShot {

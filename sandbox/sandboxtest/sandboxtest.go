@@ -59,6 +59,7 @@ func Run(t *testing.T, b sandbox.Backend, o Options) {
 	t.Run("WispHomeInsideRootRefused", s.homeRefused)
 	t.Run("GitObjectsWritable", s.gitObjectsWritable)
 	t.Run("GitHooksAndConfigRefused", s.gitProtected)
+	t.Run("GitWritesPutBack", s.gitPutBack)
 	t.Run("NetworkOffRefusesTCP", s.networkOff)
 	t.Run("SignalOutsideRefused", s.signalRefused)
 	t.Run("AbstractSocketOutsideRefused", s.abstractSocketRefused)
