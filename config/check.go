@@ -34,14 +34,15 @@ var stateDirs = []string{"pending", "logs", "outputs", "threads", "cache"}
 // above it belongs to root or to uid and no one else may write it (unless
 // it is sticky, as /tmp is); the home, its state folders, config.json,
 // approvals.json and the audit log belong to uid, are not links, and no one
-// else may write them. A home that does not exist yet is fine: wisp creates it, 0700. The
-// error is an *UnsafeError that says what is wrong and how to fix it.
+// else may write them. A home that does not exist yet is fine: wisp creates
+// it, 0700. The error is an *UnsafeError that says what is wrong and how to
+// fix it.
 func (h Home) Check(uid int) error {
 	real, err := walkLinks(h.given(), uid, 0)
 	if err != nil {
 		return err
 	}
-	if real != h.Dir {
+	if h.Given != "" && real != h.Dir { // a link swapped since ResolveHome
 		return &UnsafeError{Path: h.given(), Problem: fmt.Sprintf("now leads to %s, not to %s as it did when wisp started: a link on the way changed", real, h.Dir),
 			Fix: "find out what changed it, then set WISP_HOME to the real path of your home"}
 	}
