@@ -268,3 +268,11 @@ func BenchmarkHomeCheck(b *testing.B) {
 		}
 	}
 }
+
+// A home whose named path leads elsewhere than it did at ResolveHome (a
+// link swapped in between) is refused, not followed to the new place.
+func TestHomeThatNowLeadsElsewhereRefused(t *testing.T) {
+	h := freshHome(t)
+	moved := Home{Dir: h.Dir, Given: filepath.Join(t.TempDir(), "elsewhere")}
+	wantUnsafe(t, "moved", moved.Check(os.Geteuid()), moved.Given+" now leads to "+moved.Given+", not to "+h.Dir, "set WISP_HOME to the real path")
+}
