@@ -8,6 +8,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -45,6 +46,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	home, err := config.DefaultHome()
 	if err != nil {
+		return fail(stderr, err)
+	}
+	// An answer wisp-bar writes approves a command: a home another user
+	// could change (a pending folder of theirs, a swapped link) is refused
+	// here as wisp refuses it.
+	if err := home.Check(os.Geteuid()); err != nil {
+		var unsafe *config.UnsafeError
+		if errors.As(err, &unsafe) {
+			return fail(stderr, err, unsafe.Hint())
+		}
 		return fail(stderr, err)
 	}
 	return serve(home, stderr)

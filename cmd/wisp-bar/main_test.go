@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -213,4 +214,22 @@ func wispHome(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return home
+}
+
+// TestLooseHomeRefused: wisp-bar answers for the person, so it trusts a
+// home no more than wisp does: one that others may write stops it, with
+// the fix, before it shows or answers anything.
+func TestLooseHomeRefused(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Chmod(home, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("WISP_HOME", home)
+	var stdout, stderr strings.Builder
+	if code := run(nil, &stdout, &stderr); code != 1 {
+		t.Fatalf("exit %d, want 1; stderr:\n%s", code, stderr.String())
+	}
+	if got := stderr.String(); !strings.Contains(got, "wisp-bar: error:") || !strings.Contains(got, "wisp-bar: hint: ") || !strings.Contains(got, "chmod") {
+		t.Fatalf("stderr does not say what is wrong and how to fix it:\n%s", got)
+	}
 }
