@@ -273,7 +273,7 @@ func (s *suite) gitKeepsWhatWorks(t *testing.T) {
 	line := strings.Join([]string{
 		"git commit -q --allow-empty -m confined", "git init -q sub", "git -C sub commit -q --allow-empty -m sub",
 		`git -C sub submodule -q add "$(cd ../lib && pwd)" lib`, "git -C sub commit -q -m lib",
-		"git worktree add -q wt", "git worktree add -q ../wt2", "git worktree remove ../wt2", "git -C lib commit -q --allow-empty -m moved", "git submodule -q update",
+		"git worktree add -q wt", "git worktree add -q wt2", "git worktree remove wt2", "git -C lib commit -q --allow-empty -m moved", "git submodule -q update",
 		"echo x > tool.sh", "chmod +x tool.sh", "git add tool.sh", "git commit -q -m tool",
 	}, " && ")
 	if out, code := s.confined(spec, p.env()+line); code != 0 {
