@@ -15,7 +15,7 @@ const historyKeep = 1000
 
 // History is the lines the person typed, most recent last, kept in a file
 // under wisp's home (0600) so that up-arrow reaches lines of earlier
-// sessions. It implements x/term's History.
+// sessions. The line editor browses it.
 type History struct {
 	path    string
 	entries []string

@@ -363,8 +363,3 @@ func (e *Editor) Close() error {
 	e.history.Close()
 	return e.tty.Close()
 }
-
-// Mark is kept for the plain chat's wiring: the editor draws a ! or !!
-// line's marks in their colour as it is edited (0064 amendment item 5),
-// so the line just read already shows them.
-func (e *Editor) Mark(line, marks, sgr string) {}

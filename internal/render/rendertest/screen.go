@@ -40,8 +40,13 @@ func NewScreen(width, height int) *Screen {
 	return s
 }
 
-// Close ends the emulator and what reads its answers.
-func (s *Screen) Close() { s.em.Close() }
+// Close ends what reads the emulator's answers. It closes the answers'
+// pipe rather than the emulator, whose Close races with a Read.
+func (s *Screen) Close() {
+	if pw, ok := s.em.InputPipe().(*io.PipeWriter); ok {
+		pw.Close()
+	}
+}
 
 // Write feeds the terminal what a program wrote.
 func (s *Screen) Write(p []byte) (int, error) {
