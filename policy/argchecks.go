@@ -73,7 +73,7 @@ func brewFormulaFile(args []word) (Level, string) {
 func setsRiskyVariable(program string) argCheck {
 	return func(args []word) (Level, string) {
 		for _, a := range args {
-			if v := argText(a); riskyVariable(v) {
+			if v := argText(a); riskyVariable(v) || !a.literal {
 				return Moderate, program + " sets " + v + ", which changes what later commands run"
 			}
 		}
@@ -92,7 +92,7 @@ func printfVariable(args []word) (Level, string) {
 		if name == "" && i+1 < len(args) {
 			name = argText(args[i+1])
 		}
-		if riskyVariable(name) {
+		if riskyVariable(name) || strings.ContainsAny(name, "$`\"'") {
 			return Moderate, "printf -v sets " + name + ", which changes what later commands run"
 		}
 	}

@@ -105,15 +105,30 @@ func riskyVariable(name string) bool {
 }
 
 // checkAssign looks at an assignment of the shell's (X=v cmd, X=v, export
-// X=v, declare X=v).
+// X=v, declare X=v), and at a word that declare or export reads as one
+// (export "PATH=.").
 func (c *checker) checkAssign(as *syntax.Assign, src string) {
-	if as.Name == nil || as.Naked || as.Index != nil || as.Array != nil || as.Value == nil {
+	switch {
+	case as.Index != nil || as.Array != nil:
+	case as.Name != nil && !as.Naked && as.Value != nil:
+		if riskyVariable(as.Name.Value) {
+			c.checkVariable(as.Name.Value, resolveWord(as.Value, src, &c.values))
+		}
+	case as.Naked && as.Name == nil && as.Value != nil:
+		c.checkDeclWord(resolveWord(as.Value, src, &c.values))
+	}
+}
+
+// checkDeclWord looks at a word of declare, export, local, … that is no
+// plain NAME=value: quoted, or made when the line runs.
+func (c *checker) checkDeclWord(w word) {
+	if !w.literal {
+		c.note(Moderate, w.text+" sets a variable whose name is only known when the line runs")
 		return
 	}
-	if _, ok := lookupVariable(as.Name.Value); !ok {
-		return
+	if name, value, ok := strings.Cut(w.value, "="); ok && looksLikeAssignment(w.value) && riskyVariable(name) {
+		c.checkVariable(name, literalWord(value))
 	}
-	c.checkVariable(as.Name.Value, resolveWord(as.Value, src, &c.values))
 }
 
 // checkLoopVariable: for PATH in .; do ls; done sets PATH for the body.

@@ -51,7 +51,7 @@ var wrappers = map[string]wrapper{
 }
 
 // maxWrappers bounds how many wrappers are peeled off one command; a
-// command behind more is refused (see tooManyWrappers).
+// command behind more is refused as nesting (newSegment).
 const maxWrappers = 8
 
 // unwrapped is the command a segment's words run after their wrappers.
