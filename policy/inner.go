@@ -13,13 +13,16 @@ var shells = map[string]bool{
 // end of the words).
 type execAction struct {
 	starts, ends []string
+	// letters start the command inside a bundle too (fd -Hx cmd, -xcmd),
+	// unless one of values, which take the rest as theirs, comes first.
+	letters, values string
 }
 
 // execActions are the programs that run a command named in their
 // arguments: find -exec … ; and fd -x ….
 var execActions = map[string]execAction{
 	"find": {starts: []string{"-exec", "-execdir", "-ok", "-okdir"}, ends: []string{";", "+"}},
-	"fd":   {starts: []string{"-x", "--exec", "-X", "--exec-batch"}, ends: []string{";"}},
+	"fd":   {starts: []string{"-x", "--exec", "-X", "--exec-batch"}, ends: []string{";"}, letters: "xX", values: "tedEjSco"},
 }
 
 // findInner looks into the arguments of segment i for commands it runs: the
@@ -99,19 +102,48 @@ func (c *checker) aliasValues(seg segment, depth int) {
 func (c *checker) execCommands(seg segment, action execAction) {
 	words := seg.words
 	for j := 1; j < len(words); j++ {
-		if !contains(action.starts, words[j].value) {
+		attached, ok := action.startsAt(words[j].value)
+		if !ok {
 			continue
 		}
 		end := j + 1
 		for end < len(words) && !contains(action.ends, words[end].value) {
 			end++
 		}
-		if end > j+1 {
-			cmd := words[j+1 : end : end]
+		cmd := words[j+1 : end : end]
+		if attached != "" {
+			cmd = append([]word{literalWord(attached)}, cmd...)
+		}
+		if len(cmd) > 0 {
 			c.newSegment(cmd, 0, joinTexts(cmd, false))
 		}
 		j = end
 	}
+}
+
+// startsAt reports whether v starts a command, and the start of it that v
+// holds (fd -xrm holds rm).
+func (a execAction) startsAt(v string) (string, bool) {
+	if contains(a.starts, v) {
+		return "", true
+	}
+	for _, s := range a.starts {
+		if strings.HasPrefix(s, "--") && strings.HasPrefix(v, s+"=") {
+			return v[len(s)+1:], true
+		}
+	}
+	if a.letters == "" || len(v) < 2 || v[0] != '-' || v[1] == '-' {
+		return "", false
+	}
+	for i := 1; i < len(v); i++ {
+		switch {
+		case strings.IndexByte(a.letters, v[i]) >= 0:
+			return v[i+1:], true
+		case strings.IndexByte(a.values, v[i]) >= 0:
+			return "", false
+		}
+	}
+	return "", false
 }
 
 // enqueue adds a command string to be checked as a line of its own.

@@ -94,6 +94,9 @@ func TestLowProgramsThatWriteOrRun(t *testing.T) {
 		{"rg --pre ./x foo", Moderate, "rg --pre runs a program on each file it searches"},
 		{"rg --pre=x foo", Moderate, ""}, {"rg --hostname-bin=x foo", Moderate, "rg --hostname-bin runs a program"},
 		{"fd -x touch", Moderate, "fd -x runs a command on each file it finds"},
+		{"fd -Hx touch", Moderate, "fd -x runs a command on each file it finds"},
+		{"fd -Hx rm -r", High, "rm -r deletes a tree"}, {"fd -xrm -r", High, "rm -r deletes a tree"},
+		{"fd --exec=rm -r", High, "rm -r deletes a tree"},
 		{"fd -x rm -r", High, "rm -r deletes a tree"}, {"fd . -X rm", Moderate, "rm deletes files"},
 		{"find -- . -delete", High, "find -delete deletes what it finds"},
 		{"find . $ACTION", Moderate, ""},
@@ -192,7 +195,7 @@ func TestLowProgramsStayLow(t *testing.T) {
 		"tree -L 2", "file x", "file -b x", "date", "date +%s", "date -Iseconds", "date -d yesterday +%F", "date -u",
 		"hostname", "hostname -f", "history", "history 10", "hash", "hash -r", "base64 in", "base64 -d in",
 		"yq '.a' f.yaml", "go env GOPATH", "go list ./...", "go version", "npm ls", "npm version", "npm view x",
-		"pip list", "docker ps", "systemctl status x", "brew info git", "rg -n foo", "rg -o foo", "fd -e go",
+		"pip list", "docker ps", "systemctl status x", "brew info git", "rg -n foo", "rg -o foo", "fd -e go", "fd -tx", "fd -Htf -e go",
 		"column -t -o ' | ' F", "ps -o pid,cmd", "grep -o x F", "od -c F", "find . -name '*.go'",
 		"FOO=1 ls", "export FOO=bar", "LANG=C sort F", "TZ=UTC date", "read line", "read -r a b", "printf -v x %s y",
 		"ls $DIR", `cat "$f"`, `grep x "$f"`, "grep x *.go", "echo $HOME", "env", "env LANG=C ls", "command -v git", "arch",
@@ -211,7 +214,7 @@ func TestWrappersDoNotHideDeniedCommands(t *testing.T) {
 	for _, line := range []string{
 		"env -iu FOO sudo x", "env -vS'sudo x'", "env -S 'nohup sudo x'",
 		"nohup nohup nohup nohup nohup nohup nohup nohup nohup rm -rf /",
-		"PAGER='sudo x' man ls", `env -S '"sudo" x'`,
+		"PAGER='sudo x' man ls", `env -S '"sudo" x'`, "fd -Hx sudo rm", "fd -xsudo rm",
 	} {
 		if d := p.Check(line); d.Allowed {
 			t.Errorf("Check(%q) allowed it (risk %s %q)", line, d.Risk.Level, d.Risk.Reasons)
