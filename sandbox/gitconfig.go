@@ -206,7 +206,7 @@ func (p *configParser) value() (string, error) {
 			return trimTrailing(v.String(), space), nil
 		case !quoted && (c == ' ' || c == '\t'):
 			if v.Len() > 0 {
-				v.WriteByte(c)
+				v.WriteByte(' ') // as git does, a tab within a value reads as a space
 				space++
 			}
 			continue

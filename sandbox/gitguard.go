@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // GitSnapshot is the state, before a confined command, of every file and
@@ -71,9 +72,39 @@ type fileState struct {
 	data   []byte
 	target string      // a link's
 	info   fs.FileInfo // for a regular file too large to keep
+	id     fileID      // for a regular file, when the system gives a change time
 }
 
-func statFile(p string) fileState {
+// fileID tells a regular file's version apart without reading it: the
+// change time moves at every write, so equal IDs mean equal bytes.
+type fileID struct {
+	dev, ino    uint64
+	size, ctime int64
+	ok          bool
+}
+
+// contentCache keeps the bytes of the control files by version, so that
+// the snapshot before each command reads only what changed since the last.
+var contentCache = struct {
+	sync.Mutex
+	m map[string]cachedFile
+}{m: map[string]cachedFile{}}
+
+type cachedFile struct {
+	id   fileID
+	data []byte
+}
+
+// statFile reads p's state as it is now.
+func statFile(p string) fileState { return readState(p, false) }
+
+// snapshotState is statFile for the snapshot, which may take the bytes of
+// a version it has read before from the cache. The put-back never does:
+// a write within the clock's tick after the last one could leave the
+// change time as it was.
+func snapshotState(p string) fileState { return readState(p, true) }
+
+func readState(p string, cached bool) fileState {
 	info, err := os.Lstat(p)
 	if err != nil {
 		return fileState{}
@@ -81,15 +112,51 @@ func statFile(p string) fileState {
 	st := fileState{exists: true, mode: info.Mode()}
 	switch {
 	case info.Mode().IsRegular():
+		st.id = idOf(info)
+		if data, ok := cachedContent(p, st.id); ok && cached {
+			st.data = data
+			break
+		}
 		data, err := readSmall(p)
 		if err != nil {
 			st.info = info
+			break
 		}
 		st.data = data
+		rememberContent(p, st.id, data)
 	case info.Mode()&fs.ModeSymlink != 0:
 		st.target, _ = os.Readlink(p)
 	}
 	return st
+}
+
+func idOf(info fs.FileInfo) fileID {
+	ctime, ok := changeTime(info)
+	dev, ino := devIno(info)
+	return fileID{dev: dev, ino: ino, size: info.Size(), ctime: ctime, ok: ok && ino != 0}
+}
+
+func cachedContent(p string, id fileID) ([]byte, bool) {
+	if !id.ok {
+		return nil, false
+	}
+	contentCache.Lock()
+	defer contentCache.Unlock()
+	c, ok := contentCache.m[p]
+	return c.data, ok && c.id == id
+}
+
+// rememberContent keeps data unless the cache already holds many files:
+// a tree with thousands of hooks is read each time instead.
+func rememberContent(p string, id fileID, data []byte) {
+	if !id.ok {
+		return
+	}
+	contentCache.Lock()
+	defer contentCache.Unlock()
+	if _, ok := contentCache.m[p]; ok || len(contentCache.m) < 4096 {
+		contentCache.m[p] = cachedFile{id: id, data: data}
+	}
 }
 
 // same reports whether a and b are the same state: a file of the same
@@ -222,11 +289,11 @@ func (g *GitSnapshot) watch(p string, kind watchKind, top string) *gitWatch {
 	if outermostRoot(p, g.roots) == "" && outermostRoot(realpathMissingOK(p), g.roots) == "" {
 		return nil
 	}
-	w := &gitWatch{path: p, kind: kind, top: top, before: statFile(p)}
+	w := &gitWatch{path: p, kind: kind, top: top, before: snapshotState(p)}
 	switch kind {
 	case kindHooks, kindInfo:
 		if w.before.mode.IsDir() {
-			w.entries = dirStates(p)
+			w.entries = dirStates(p, snapshotState)
 		}
 	case kindGitDirs:
 		w.subdirs = map[string]bool{}
@@ -238,14 +305,14 @@ func (g *GitSnapshot) watch(p string, kind watchKind, top string) *gitWatch {
 	return w
 }
 
-func dirStates(dir string) map[string]fileState {
+func dirStates(dir string, state func(string) fileState) map[string]fileState {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
 	out := make(map[string]fileState, len(entries))
 	for _, e := range entries {
-		out[e.Name()] = statFile(filepath.Join(dir, e.Name()))
+		out[e.Name()] = state(filepath.Join(dir, e.Name()))
 	}
 	return out
 }
@@ -378,7 +445,7 @@ func (f *fixer) checkFolder(w *gitWatch, now fileState) {
 		}
 		return
 	}
-	current := dirStates(w.path)
+	current := dirStates(w.path, statFile)
 	for name, st := range current {
 		before, had := w.entries[name]
 		switch {
@@ -408,7 +475,7 @@ func (f *fixer) cleanFolder(p string, kind watchKind) {
 		f.remove(p, "removed")
 		return
 	}
-	for name, e := range dirStates(p) {
+	for name, e := range dirStates(p, statFile) {
 		if !allowedEntry(kind, name, e) {
 			f.remove(filepath.Join(p, name), "removed")
 		}

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -353,5 +354,63 @@ func TestGitProtectedNamesEveryControlFile(t *testing.T) {
 	}
 	if slices.Contains(got, filepath.Join(f.proj, ".gitstore")) {
 		t.Error("the git folder a .git link leads to is protected whole: commits would fail")
+	}
+}
+
+// TestGitPutBackSeesASameSizeRewrite: a hook of the person's rewritten in
+// place, same size, its time set back, is still put back, though the
+// snapshot took its bytes from the cache of the one before.
+func TestGitPutBackSeesASameSizeRewrite(t *testing.T) {
+	f := newGitFixture(t)
+	hook := filepath.Join(f.proj, ".git/hooks/pre-commit")
+	f.mustSh(f.proj, `printf '#!/bin/sh\n: "$PROGRAM"\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && touch -r .git/HEAD ref`)
+	spec := f.spec()
+	if done := spec.SnapshotGit().PutBack(); len(done) > 0 {
+		t.Fatalf("nothing changed, yet the put-back did %v", done)
+	}
+	snap := spec.SnapshotGit()
+	f.mustSh(f.proj, `printf '#!/bin/sh\n  "$PROGRAM"\n' | dd of=.git/hooks/pre-commit conv=notrunc status=none && touch -r ref .git/hooks/pre-commit`)
+	done := snap.PutBack()
+	if len(done) != 1 || done[0].Path != hook || done[0].Action != "restored" {
+		t.Fatalf("the put-back did %v, want the hook restored", done)
+	}
+	commit(f)
+	if f.ran() {
+		t.Fatal("the person's commit ran the hook the command rewrote")
+	}
+}
+
+// BenchmarkGitSnapshotPutBack is what the runner adds to each confined
+// command that leaves git alone: a repository with no folders, and one
+// with 30 folders of 10 each (the walk two levels down).
+func BenchmarkGitSnapshotPutBack(b *testing.B) {
+	for _, n := range []int{0, 30} {
+		b.Run(fmt.Sprintf("folders=%d", n*11), func(b *testing.B) { benchmarkGitGuard(b, n) })
+	}
+}
+
+func benchmarkGitGuard(b *testing.B, n int) {
+	dir := b.TempDir()
+	proj := filepath.Join(dir, "proj")
+	for i := 0; i < n; i++ {
+		for j := 0; j < 10; j++ {
+			if err := os.MkdirAll(filepath.Join(proj, fmt.Sprintf("d%d/e%d", i, j)), 0o755); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	if out, err := exec.Command("git", "init", "-q", proj).CombinedOutput(); err != nil {
+		b.Fatalf("git init: %v\n%s", err, out)
+	}
+	spec, err := NewSpec(SpecOptions{LaunchDir: proj, WispHome: filepath.Join(dir, "home"), UserHome: dir,
+		Getenv: func(string) string { return "" }})
+	if err != nil {
+		b.Fatal(err)
+	}
+	spec.Roots = spec.Roots[:1]
+	for b.Loop() {
+		if done := spec.SnapshotGit().PutBack(); len(done) > 0 {
+			b.Fatalf("put back %v", done)
+		}
 	}
 }
