@@ -36,6 +36,19 @@ type Sandbox struct {
 	// systemd --user, tmux or docker run a command outside the sandbox.
 	AllowUnixSockets bool     `json:"allowUnixSockets"`
 	WritablePaths    []string `json:"writablePaths"`
+	// DenyRead adds to the default list of secrets no confined command
+	// may read; AllowRead takes entries of either back.
+	DenyRead    []string    `json:"denyRead"`
+	AllowRead   []string    `json:"allowRead"`
+	Environment Environment `json:"environment"`
+}
+
+// Environment adjusts which of wisp's variables a confined command gets:
+// Keep takes names back from the default secret patterns, Drop adds to them
+// (names, or patterns with *).
+type Environment struct {
+	Keep []string `json:"keep"`
+	Drop []string `json:"drop"`
 }
 
 // Approval configures the gate.

@@ -41,6 +41,12 @@ var schema = &field{kind: kindObject, fields: map[string]*field{
 			"allowOutsideSandbox": {kind: kindBool},
 			"allowUnixSockets":    {kind: kindBool},
 			"writablePaths":       {kind: kindStrings},
+			"denyRead":            {kind: kindStrings},
+			"allowRead":           {kind: kindStrings},
+			"environment": {kind: kindObject, fields: map[string]*field{
+				"keep": {kind: kindStrings},
+				"drop": {kind: kindStrings},
+			}},
 		}},
 	}},
 	"approval": {kind: kindObject, fields: map[string]*field{

@@ -36,7 +36,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 		out = io.MultiWriter(view, file, req.Live)
 	}
 	spec := execSpec{
-		argv: argv, dir: r.dir(), env: r.Env, stdin: req.Stdin, out: out,
+		argv: argv, dir: r.dir(), env: r.envFor(mode), stdin: req.Stdin, out: out,
 		timeout: r.timeout(req), grace: r.Grace, terminal: req.Terminal, attr: attr,
 	}
 	if mode == ModeConfined && req.Terminal == nil && !r.OneShot {
@@ -151,7 +151,7 @@ func (r *Runner) auditOutcome(req Request, res Result) {
 	if req.Origin == Person {
 		r.log(audit.CommandTyped{
 			Command: req.Line, OutsideSandbox: req.OutsideSandbox, ExitCode: res.ExitCode,
-			SandboxRefused: res.Refusal.Verdict == refusal.Refused || res.Refusal.Verdict == refusal.Guess,
+			SandboxRefused: res.Refusal.Verdict == refusal.Refused || res.Refusal.Verdict == refusal.RefusedRead || res.Refusal.Verdict == refusal.Guess,
 			SandboxRefusal: string(res.Refusal.Verdict), SandboxPaths: res.Refusal.Paths,
 		})
 	}

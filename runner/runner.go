@@ -215,6 +215,7 @@ func (r *Runner) refusalInput(spec sandbox.Spec, output []byte) refusal.Input {
 		Roots:      spec.Roots,
 		Protected:  spec.Protected,
 		NetworkOff: !spec.Network,
+		DenyRead:   spec.DenyRead, AllowRead: spec.AllowRead,
 	}
 }
 

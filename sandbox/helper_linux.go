@@ -60,7 +60,7 @@ func confineAndExec(h helperArgs) (int, error) {
 		return 0, err
 	}
 	cfg := landlockConfig(features, !h.noNetwork)
-	rules, err := landlockRules(cfg, h.roots, viewed)
+	rules, err := landlockRules(cfg, h, viewed)
 	if err != nil {
 		return 0, err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 )
 
 // HelperCommand is the hidden subcommand wisp re-executes itself as to
@@ -59,6 +60,13 @@ type helperArgs struct {
 	probe       bool     // --probe-ns: try the namespace, print its kind, exit
 	serve       bool     // --serve: once confined, start the commands asked for on fd 3
 	argv        []string // after --: the program and its arguments
+	// denyRead (--deny-read) are the secrets the command may not read;
+	// allowRead (--allow-read) the entries inside them it may.
+	denyRead, allowRead []string
+	// env is the environment the helper itself starts with, the command's
+	// filtered one: a command may read its helper's /proc/PID/environ.
+	// Not a flag.
+	env []string
 }
 
 func (h helperArgs) encode() []string {
@@ -69,6 +77,7 @@ func (h helperArgs) encode() []string {
 	for _, p := range h.protect {
 		args = append(args, "--protect", p)
 	}
+	args = append(args, readFlags(h)...)
 	if h.noNetwork {
 		args = append(args, "--no-network")
 	}
@@ -88,7 +97,7 @@ func (h helperArgs) encode() []string {
 }
 
 var errHelperUsage = errors.New("usage: wisp " + HelperCommand +
-	" [--root DIR]... [--protect PATH]... [--no-network] [--unix-sockets] [--ns mount|user|none] [--serve] -- /ABSOLUTE/PROGRAM [ARGS]")
+	" [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--no-network] [--unix-sockets] [--ns mount|user|none] [--serve] -- /ABSOLUTE/PROGRAM [ARGS]")
 
 // parseHelperArgs reads the helper's flags (the words after HelperCommand).
 func parseHelperArgs(args []string) (helperArgs, error) {
@@ -106,7 +115,7 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 			h.probe = true
 		case "--serve":
 			h.serve = true
-		case "--root", "--protect", "--ns":
+		case "--root", "--protect", "--ns", "--deny-read", "--allow-read":
 			if i+1 >= len(args) {
 				return h, fmt.Errorf("%s needs a value; %w", flag, errHelperUsage)
 			}
@@ -127,6 +136,10 @@ func (h *helperArgs) set(flag, value string) {
 		h.protect = append(h.protect, value)
 	case "--ns":
 		h.ns = Namespace(value)
+	case "--deny-read":
+		h.denyRead = append(h.denyRead, value)
+	case "--allow-read":
+		h.allowRead = append(h.allowRead, value)
 	}
 }
 
@@ -136,7 +149,7 @@ func (h helperArgs) validate() error {
 	default:
 		return fmt.Errorf("--ns %q is not mount, user or none; %w", h.ns, errHelperUsage)
 	}
-	for _, p := range append(append([]string{}, h.roots...), h.protect...) {
+	for _, p := range slices.Concat(h.roots, h.protect, h.denyRead, h.allowRead) {
 		if !filepath.IsAbs(p) || filepath.Clean(p) != p {
 			return fmt.Errorf("%q is not a clean absolute path; %w", p, errHelperUsage)
 		}
@@ -148,4 +161,16 @@ func (h helperArgs) validate() error {
 		return fmt.Errorf("no program to run, or not by absolute path; %w", errHelperUsage)
 	}
 	return nil
+}
+
+// readFlags are h's --deny-read and --allow-read flags.
+func readFlags(h helperArgs) []string {
+	var args []string
+	for _, p := range h.denyRead {
+		args = append(args, "--deny-read", p)
+	}
+	for _, p := range h.allowRead {
+		args = append(args, "--allow-read", p)
+	}
+	return args
 }

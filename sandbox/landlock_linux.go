@@ -209,6 +209,7 @@ func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
 		return helperArgs{}, err
 	}
 	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, unixSockets: spec.UnixSockets, ns: NamespaceNone, argv: Plain(line)}
+	h.denyRead, h.allowRead, h.env = spec.DenyRead, spec.AllowRead, spec.CommandEnv(os.Environ())
 	for _, p := range l.protectedInRoots(spec) {
 		if !isUnprotected(checked, p.path) {
 			h.protect = append(h.protect, p.path)

@@ -75,16 +75,18 @@ var (
 )
 
 // landlockRules grants reading and executing everywhere but /dev, where
-// only the devices above; everything but device ioctls under the roots;
-// and the command's own terminal, or, where it has a pseudo-terminal
-// instance of its own (privatePTYs), every terminal in it.
-func landlockRules(cfg landlock.Config, roots []string, privatePTYs bool) ([]landlock.Rule, error) {
+// only the devices above, and but the secrets (--deny-read), of which
+// only what --allow-read gives back; everything but device ioctls under
+// the roots; and the command's own terminal, or, where it has a
+// pseudo-terminal instance of its own (privatePTYs), every terminal in it.
+func landlockRules(cfg landlock.Config, h helperArgs, privatePTYs bool) ([]landlock.Rule, error) {
 	handled := cfg.HandledAccessFS
-	rules, err := readRules(handled, []string{"/dev"})
+	rules, err := readRules(handled, append([]string{"/dev"}, h.denyRead...))
 	if err != nil {
 		return nil, err
 	}
-	for _, root := range roots {
+	rules = append(rules, allowReadRules(handled, h.allowRead)...)
+	for _, root := range h.roots {
 		rights, err := rootRights(root, handled)
 		if err != nil {
 			return nil, err
@@ -130,6 +132,25 @@ func readRules(handled landlock.AccessFSSet, hidden []string) ([]landlock.Rule, 
 		return nil
 	}
 	return rules, grant("/")
+}
+
+// allowReadRules give back the allowRead entries inside the secrets:
+// Landlock's rules are a union, so a grant on ~/.ssh/known_hosts makes
+// that one file readable while the rest of ~/.ssh stays hidden. A folder
+// takes the folder's rights, a file the file's, as the kernel requires.
+func allowReadRules(handled landlock.AccessFSSet, paths []string) []landlock.Rule {
+	var rules []landlock.Rule
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		switch {
+		case err != nil: // missing: nothing to give back
+		case info.IsDir():
+			rules = append(rules, landlock.PathAccess(handled&readRights, p).IgnoreIfMissing())
+		default:
+			rules = append(rules, landlock.PathAccess(handled&fileReadRights, p).IgnoreIfMissing())
+		}
+	}
+	return rules
 }
 
 // holdsAny reports whether folder dir holds one of paths.

@@ -35,14 +35,17 @@ type SeatbeltParam struct {
 }
 
 // SeatbeltParams lists the parameters for spec: ROOT_i for each root,
-// PROTECT_i for each protected path.
+// PROTECT_i for each protected path, DENYREAD_i for each secret and
+// ALLOWREAD_i for each allowRead entry inside one.
 func SeatbeltParams(spec Spec) []SeatbeltParam {
-	params := make([]SeatbeltParam, 0, len(spec.Roots)+len(spec.Protected))
-	for i, r := range spec.Roots {
-		params = append(params, SeatbeltParam{fmt.Sprintf("ROOT_%d", i), r})
-	}
-	for i, p := range spec.Protected {
-		params = append(params, SeatbeltParam{fmt.Sprintf("PROTECT_%d", i), p})
+	var params []SeatbeltParam
+	for _, list := range []struct {
+		prefix string
+		paths  []string
+	}{{"ROOT", spec.Roots}, {"PROTECT", spec.Protected}, {"DENYREAD", spec.DenyRead}, {"ALLOWREAD", spec.AllowRead}} {
+		for i, p := range list.paths {
+			params = append(params, SeatbeltParam{fmt.Sprintf("%s_%d", list.prefix, i), p})
+		}
 	}
 	return params
 }
@@ -59,12 +62,14 @@ func SeatbeltArgs(spec Spec, line string) []string {
 }
 
 // SeatbeltProfile is the profile text for spec. It depends only on how many
-// roots and protected paths there are and on the network switch: the paths
+// roots, protected paths, secrets and allowRead entries there are and on
+// the network switch: the paths
 // reach sandbox-exec as parameters, so no path can change the text.
 //
-// Everything is allowed except writing outside the roots; the protected
-// paths are denied after the roots are allowed (the last matching rule
-// wins), signals reach only processes in the same sandbox, and with the
+// Everything is allowed except writing outside the roots and reading the
+// secrets; the protected paths are denied after the roots are allowed (the
+// last matching rule wins), the allowRead entries allowed after the
+// secrets are denied, signals reach only processes in the same sandbox, and with the
 // network off every network operation is denied except Unix sockets.
 func SeatbeltProfile(spec Spec) string {
 	var b strings.Builder
@@ -83,6 +88,7 @@ func SeatbeltProfile(spec Spec) string {
 		writeFilters(&b, "PROTECT", len(spec.Protected))
 		b.WriteString(")\n")
 	}
+	writeReads(&b, spec)
 	b.WriteString("\n; Signals reach only processes inside this sandbox, never wisp.\n")
 	b.WriteString("(deny signal)\n(allow signal (target same-sandbox))\n")
 	if !spec.Network {
@@ -90,6 +96,25 @@ func SeatbeltProfile(spec Spec) string {
 		b.WriteString(seatbeltNetworkOff)
 	}
 	return b.String()
+}
+
+// writeReads denies reading the secrets, after the allow default, and
+// gives back the allowRead entries inside them after that: the last
+// matching rule wins.
+func writeReads(b *strings.Builder, spec Spec) {
+	if len(spec.DenyRead) == 0 {
+		return
+	}
+	b.WriteString("\n; Secrets are not readable (commandPolicy.sandbox.denyRead).\n")
+	b.WriteString("(deny file-read*\n")
+	writeFilters(b, "DENYREAD", len(spec.DenyRead))
+	b.WriteString(")\n")
+	if len(spec.AllowRead) > 0 {
+		b.WriteString("\n; Given back by commandPolicy.sandbox.allowRead.\n")
+		b.WriteString("(allow file-read*\n")
+		writeFilters(b, "ALLOWREAD", len(spec.AllowRead))
+		b.WriteString(")\n")
+	}
 }
 
 func writeFilters(b *strings.Builder, prefix string, n int) {

@@ -130,6 +130,7 @@ func startServer(exe string, h helperArgs, attr *syscall.SysProcAttr) (*Server, 
 	var stderr bytes.Buffer
 	cmd := exec.Command(exe, h.encode()...)
 	cmd.ExtraFiles, cmd.Stderr, cmd.SysProcAttr = []*os.File{theirs}, &stderr, attr
+	cmd.Env = h.env // the commands' own, filtered: they can read the helper's /proc/PID/environ
 	err = cmd.Start()
 	theirs.Close()
 	if err != nil {

@@ -32,6 +32,15 @@ type Spec struct {
 	// this system, each with the reason. Backend.Check fills it; NewSpec
 	// leaves it empty.
 	Unprotected []Unprotected
+	// DenyRead are the secrets no command may read (the defaults and
+	// commandPolicy.sandbox.denyRead, as written and as real paths, less
+	// what allowRead takes back); AllowRead are the allowRead entries inside
+	// them, which the backend grants back. Unreadable are those it cannot
+	// keep unreadable, with the reason (secrets.go).
+	DenyRead, AllowRead []string
+	Unreadable          []Uncovered
+	// Env says which of wisp's variables a confined command goes without.
+	Env EnvFilter
 
 	git gitEnv // the person's git configs, for a core.hooksPath or include there, when Refresh looks again
 }
@@ -57,6 +66,11 @@ type SpecOptions struct {
 	AllowNetwork bool
 	// AllowUnixSockets is commandPolicy.sandbox.allowUnixSockets.
 	AllowUnixSockets bool
+	// DenyRead, AllowRead and the environment's lists are the config's
+	// commandPolicy.sandbox keys; APIKeyEnv is model.apiKeyEnv, whose
+	// variable confined commands never see.
+	DenyRead, AllowRead, EnvKeep, EnvDrop []string
+	APIKeyEnv                             string
 	// Getenv reads the environment wisp runs in (os.Getenv when nil).
 	Getenv func(string) string
 	// GOOS chooses whose temporary and cache folders count (runtime.GOOS
@@ -94,6 +108,13 @@ func NewSpec(o SpecOptions) (Spec, error) {
 	}
 	spec.git = newGitEnv(o.UserHome, o.Getenv)
 	spec.protect(o.WispHome)
+	spec.Env = DefaultEnvFilter(o.APIKeyEnv, o.EnvKeep, o.EnvDrop)
+	if err := spec.addReads(o); err != nil {
+		return Spec{}, err
+	}
+	if err := spec.checkReads(); err != nil {
+		return Spec{}, err
+	}
 	return spec, spec.checkRootsOutsideProtected()
 }
 

@@ -262,7 +262,7 @@ func TestChatOutsideSandboxApprovedFromAnotherProcess(t *testing.T) {
 		t.Fatalf("filed %+v", req)
 	}
 	e.wisp("approvals", "approve", req.ID)
-	c.expect("· answered elsewhere")
+	c.expect("· answered elsewhere: approved once by wisp approvals")
 	c.expect("run touch " + target + " OUTSIDE THE SANDBOX, this once, in " + e.project)
 	c.expect("Made it.")
 	if _, err := os.Stat(target); err != nil {

@@ -16,9 +16,10 @@ const tabWidth = 8
 // output) onto a terminal: each piece as Text renders it, wrapped at word
 // boundaries to the terminal's width. A piece that ends inside what may be
 // a colour sequence, a CR LF pair or a UTF-8 character keeps that tail
-// until the next piece, so a sequence cut in two is still dropped whole;
-// the word being written is kept until it ends, so it can move to the next
-// line whole. Flush writes what is kept.
+// until the next piece, so a sequence cut in two is still dropped whole.
+// A word shows as it comes while it fits on the line; a word that grows
+// past the line's end is taken back (backspaces over it, then spaces) and
+// written whole on the next line. Flush writes what is kept.
 type Writer struct {
 	w io.Writer
 	// Width gives the terminal's width in columns; nil or 0: no wrapping.
@@ -26,8 +27,10 @@ type Writer struct {
 
 	col       int // the cursor's column, as far as this writer knows
 	spaces    int // spaces kept before the word: dropped when it wraps
-	word      strings.Builder
+	word      strings.Builder // the word being written
 	wordWidth int
+	shown     int // of its columns, how many are on the screen
+	shownLen  int // and its bytes
 	held      string // a tail that may continue in the next piece
 }
 
@@ -107,11 +110,28 @@ func (w *Writer) rune(r rune) {
 		w.col = next
 	default:
 		w.word.WriteRune(r)
-		w.wordWidth += runewidth.RuneWidth(r)
-		if width := w.width(); width > 0 && w.wordWidth >= width {
+		rw := runewidth.RuneWidth(r)
+		w.wordWidth += rw
+		width := w.width()
+		if w.shown == w.wordWidth-rw && (width <= 0 || w.col+w.lead()+rw < width) {
+			w.writeSpaces() // the word's first column: its spaces first
+			io.WriteString(w.w, string(r))
+			w.col += rw
+			w.shown, w.shownLen = w.wordWidth, w.word.Len()
+			return
+		}
+		if width > 0 && w.wordWidth >= width {
 			w.flushWord() // longer than a line: broken where it must be
 		}
 	}
+}
+
+// lead is the spaces still to write before the word's first column.
+func (w *Writer) lead() int {
+	if w.shown == 0 {
+		return w.spaces
+	}
+	return 0
 }
 
 func (w *Writer) newline() {
@@ -137,20 +157,31 @@ func (w *Writer) flushWord() {
 		w.writeSpaces()
 		return
 	}
-	word := w.word.String()
+	word, ww, shown := w.word.String(), w.wordWidth, w.shown
+	rest := word[w.shownLen:]
 	w.word.Reset()
-	ww := w.wordWidth
-	w.wordWidth = 0
+	w.wordWidth, w.shown, w.shownLen = 0, 0, 0
 	width := w.width()
-	if width <= 0 {
+	restWidth := ww - shown
+	switch {
+	case width <= 0 || w.col+restWidth <= width && shown > 0:
 		w.writeSpaces()
-		io.WriteString(w.w, word)
-		w.col += ww
+		io.WriteString(w.w, rest)
+		w.col += restWidth
+		if width > 0 && w.col >= width {
+			w.newline()
+		}
 		return
-	}
-	if w.col > 0 && w.col+w.spaces+ww > width {
+	case shown > 0 && w.col > shown:
+		// Its start is on the screen and the rest does not fit: take the
+		// start back, and write the word whole on the next line.
+		io.WriteString(w.w, strings.Repeat("\b", shown)+strings.Repeat(" ", shown))
+		w.newline()
+		rest = word
+	case shown == 0 && w.col > 0 && w.col+w.spaces+ww > width:
 		w.newline()
 	}
+	word = rest
 	w.writeSpaces()
 	for _, r := range word {
 		rw := runewidth.RuneWidth(r)

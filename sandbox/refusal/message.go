@@ -27,6 +27,8 @@ var goos = runtime.GOOS
 func (r Result) ModelLine(roots []string, offerOutside bool) string {
 	var line string
 	switch r.Verdict {
+	case RefusedRead:
+		return r.secretModelLine()
 	case Refused:
 		line = "sandbox: refused writing to " + r.refusedClause(roots)
 	case NotTheSandbox:
@@ -47,6 +49,8 @@ func (r Result) ModelLine(roots []string, offerOutside bool) string {
 // 0054's wording; empty for None.
 func (r Result) PersonNote(roots []string) string {
 	switch r.Verdict {
+	case RefusedRead:
+		return r.secretPersonNote()
 	case Refused:
 		return "· the sandbox refused writing to " + r.refusedClause(roots)
 	case NotTheSandbox:
@@ -134,6 +138,9 @@ func bounded(roots []string) string {
 // (not the protected ones, which no grant may open), once each: the folder
 // pr-513's grant nudge would name before widening it to a repository root.
 func Folders(r Result) []string {
+	if r.Verdict == RefusedRead {
+		return nil // a secret is the person's to give, not a folder to grant
+	}
 	var out []string
 	for _, p := range r.Refused {
 		if underAny(p, r.Protected) {

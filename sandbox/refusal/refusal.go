@@ -17,7 +17,8 @@
 // alone cannot make it certain; and no record gives a network line's
 // wording. It counts only while the network is off (Input.NetworkOff): with
 // it on the sandbox refuses no connection, so a refused one says nothing.
-// Refused reads say nothing either: the sandbox confines writes only.
+// A refused read says nothing, but one of a secret (Input.DenyRead), which
+// is RefusedRead: the only reads the sandbox refuses.
 package refusal
 
 import "slices"
@@ -54,6 +55,10 @@ type Input struct {
 	// connection counted (as a guess); with the network on the sandbox
 	// refuses no connection.
 	NetworkOff bool
+	// DenyRead are the secrets the sandbox keeps unreadable, AllowRead the
+	// entries inside them it gives back (real paths, as the spec has them):
+	// a refused path under a secret is RefusedRead.
+	DenyRead, AllowRead []string
 	// Resolve gives a path's real path; nil means RealPath. Tests inject
 	// one so fixtures need not exist on disk.
 	Resolve func(string) string
@@ -86,6 +91,9 @@ func Check(in Input) Result {
 		return Result{}
 	}
 	found := scan(in.Output, in.NetworkOff)
+	if r, ok := checkSecrets(in, found); ok {
+		return r
+	}
 	if !found.counted() {
 		return Result{}
 	}

@@ -90,6 +90,10 @@ type findings struct {
 	// it prints them for every failure (ENOENT too).
 	npmPaths   []string
 	npmRefused bool
+	// reads are the paths of errno lines that may be reads, and readErrno
+	// their errno, for a secret refused (RefusedRead).
+	reads     []string
+	readErrno string
 }
 
 // namedPath is a path as the output gave it.

@@ -22,6 +22,10 @@ func readLine(line string, networkOff bool, f *findings) {
 		return
 	}
 	head, tail := line[:at], line[at+len(e.name):]
+	f.noteReads(line, e, head, tail)
+	if f.readErrno == "" && !e.protectedOnly {
+		f.readErrno = e.name
+	}
 	switch {
 	case e.protectedOnly:
 		f.tentative = e.name

@@ -1,0 +1,99 @@
+package sandbox
+
+import (
+	"path"
+	"strings"
+)
+
+// EnvironmentKey is the config key of the environment's lists.
+const EnvironmentKey = "commandPolicy.sandbox.environment"
+
+// defaultEnvDrop are the names of variables that hold secrets, or reach
+// them (an agent's socket signs with the person's keys), or are wisp's own.
+// A * matches any run of characters; names match without regard to case.
+var defaultEnvDrop = []string{
+	"*_KEY", "*_KEYS", "*_TOKEN", "*_TOKENS", "*_SECRET", "*_SECRETS", "*PASSWORD*", "*PASSWD*",
+	"*_PASSPHRASE", "*_CREDENTIALS", "*_AUTH", "*_PAT", "*_COOKIE",
+	"AWS_*", "GITHUB_TOKEN", "GH_TOKEN", "NPM_TOKEN",
+	"SSH_AUTH_SOCK", "SSH_AGENT_PID", "GPG_AGENT_INFO", "WISP_*",
+}
+
+// defaultEnvKeep are names the patterns above would take that hold no
+// secret and that tools need.
+var defaultEnvKeep = []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_CONFIG_FILE"}
+
+// EnvFilter says which of wisp's variables a confined command does not get.
+type EnvFilter struct {
+	// Drop are the default patterns and model.apiKeyEnv's name; Keep takes
+	// names back from them; Force are the operator's drop entries, which
+	// Keep does not take back.
+	Drop, Keep, Force []string
+}
+
+// DefaultEnvFilter is the filter for the model's key variable apiKeyEnv
+// and the operator's keep and drop lists.
+func DefaultEnvFilter(apiKeyEnv string, keep, drop []string) EnvFilter {
+	f := EnvFilter{
+		Drop:  append([]string(nil), defaultEnvDrop...),
+		Keep:  append(append([]string(nil), defaultEnvKeep...), keep...),
+		Force: append([]string(nil), drop...),
+	}
+	if apiKeyEnv != "" {
+		f.Drop = append(f.Drop, apiKeyEnv)
+	}
+	return f
+}
+
+// Drops reports whether a confined command goes without the variable name.
+func (f EnvFilter) Drops(name string) bool {
+	if matchesAny(f.Force, name) {
+		return true
+	}
+	return matchesAny(f.Drop, name) && !matchesAny(f.Keep, name)
+}
+
+// Filter returns env (NAME=value entries) without the dropped variables,
+// and the dropped names, in env's order: names only, never a value.
+func (f EnvFilter) Filter(env []string) (kept, dropped []string) {
+	kept = make([]string, 0, len(env))
+	for _, kv := range env {
+		name, _, _ := strings.Cut(kv, "=")
+		if f.Drops(name) {
+			dropped = appendNew(dropped, name)
+			continue
+		}
+		kept = append(kept, kv)
+	}
+	return kept, dropped
+}
+
+// matchesAny reports whether name matches one of patterns (* as a run of
+// any characters, case folded). A pattern that is not well formed matches
+// only itself.
+func matchesAny(patterns []string, name string) bool {
+	upper := strings.ToUpper(name)
+	for _, p := range patterns {
+		p = strings.ToUpper(p)
+		if p == upper {
+			return true
+		}
+		// path.Match's * stops at /, which no variable name holds; its
+		// other metacharacters are quoted so that only * is special.
+		if ok, err := path.Match(quoteMeta(p), upper); err == nil && ok {
+			return true
+		}
+	}
+	return false
+}
+
+func quoteMeta(p string) string {
+	r := strings.NewReplacer(`\`, `\\`, `?`, `\?`, `[`, `\[`)
+	return r.Replace(p)
+}
+
+// CommandEnv is env as a confined command gets it: without the variables
+// the spec's filter drops.
+func (s Spec) CommandEnv(env []string) []string {
+	kept, _ := s.Env.Filter(env)
+	return kept
+}

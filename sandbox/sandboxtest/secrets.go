@@ -1,0 +1,296 @@
+package sandboxtest
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/wisp-sh/wisp/sandbox"
+)
+
+// The secrets cases (issue 12): what commandPolicy.sandbox.denyRead holds
+// cannot be read by a confined command, by any path to it, and the
+// variables that hold secrets are not in its environment, nor in its
+// helper's, which it may read through /proc.
+
+// secretFiles are the default entries that are files; the others are
+// folders, in which the case puts a file.
+var secretFiles = []string{"~/.docker/config.json", "~/.netrc", "~/.git-credentials",
+	"~/.terraform.d/credentials.tfrc.json", "~/.vault-token", "~/.npmrc", "~/.pypirc",
+	"~/.gem/credentials", "~/.cargo/credentials.toml", "~/.cargo/credentials", "~/.pgpass", "~/.my.cnf"}
+
+// secretValue is in every secret file and variable; no confined output
+// may hold it.
+const secretValue = "hunter2-secret-value-of-the-case"
+
+// secretEnvName is a variable the default patterns drop.
+const secretEnvName = "SANDBOXTEST_API_KEY"
+
+// person is a made-up home full of secrets, with the spec that hides them.
+type person struct {
+	home  string
+	spec  sandbox.Spec
+	paths []string // one readable-unconfined file under each default entry
+}
+
+// newPerson makes the spec first and the secrets after it: NewSpec refuses
+// a secret that exists inside a writable root, and the suite's scratch
+// folder lies in the temporary folders, which are roots until the suite
+// keeps only the project. It also shows that a secret made after the spec
+// is hidden all the same.
+func (s *suite) newPerson(name string, allowRead ...string) *person {
+	s.t.Helper()
+	p := &person{home: filepath.Join(filepath.Dir(s.proj), "person-"+name)}
+	mustMkdir(s.t, p.home)
+	spec, err := sandbox.NewSpec(sandbox.SpecOptions{
+		LaunchDir: s.proj, WispHome: s.away, UserHome: p.home, AllowNetwork: true,
+		AllowRead: allowRead, Getenv: func(string) string { return "" },
+	})
+	if err != nil {
+		s.t.Fatalf("NewSpec: %v", err)
+	}
+	spec.Roots, spec.Unreadable = spec.Roots[:1], nil
+	p.spec = spec
+	for _, entry := range sandbox.DefaultDenyRead(runtime.GOOS) {
+		path := filepath.Join(p.home, strings.TrimPrefix(entry, "~/"))
+		if !slices.Contains(secretFiles, entry) {
+			mustMkdir(s.t, path)
+			path = filepath.Join(path, "id_ed25519")
+		}
+		mustMkdir(s.t, filepath.Dir(path))
+		mustWrite(s.t, path, secretValue+"\n")
+		p.paths = append(p.paths, path)
+	}
+	mustWrite(s.t, filepath.Join(p.home, ".gitconfig"), "[user]\n\tname = Case Person\n")
+	mustWrite(s.t, filepath.Join(p.home, "notes.txt"), "not a secret\n")
+	if s.o.Credential != nil {
+		chownTree(s.t, p.home, int(s.o.Credential.Uid), int(s.o.Credential.Gid))
+	}
+	return p
+}
+
+// readsLine tries to read every path and prints READ for each it could.
+func readsLine(paths []string) string {
+	return fmt.Sprintf("for f in %s; do cat \"$f\" >/dev/null 2>&1 && echo \"READ $f\"; done; true",
+		shellQuote(paths...))
+}
+
+// secretsRefused: every default secret is refused; unconfined, each reads.
+func (s *suite) secretsRefused(t *testing.T) {
+	s.t = t
+	p := s.newPerson("refused")
+	line := readsLine(p.paths)
+	if out, _ := s.plain(line); strings.Count(out, "READ ") != len(p.paths) {
+		t.Fatalf("control: unconfined, not every secret reads, so the case proves nothing:\n%s", out)
+	}
+	if out := s.mustSucceed(p.spec, line); strings.Contains(out, "READ ") {
+		t.Errorf("confined commands read secrets:\n%s", out)
+	}
+	key := filepath.Join(p.home, ".ssh", "id_ed25519")
+	s.control("cat " + shellQuote(key))
+	out := s.mustFail(p.spec, "cat "+shellQuote(key))
+	if !strings.Contains(out, "Permission denied") || strings.Contains(out, secretValue) {
+		t.Errorf("reading %s confined said %q, want Permission denied and no secret", key, out)
+	}
+}
+
+// secretsAroundTheCorner tries the other ways to a secret: a link to it, a
+// hard link, /proc/self/root, a relative path from inside its folder, a
+// copy by another program, and a folder made after the spec.
+func (s *suite) secretsAroundTheCorner(t *testing.T) {
+	s.t = t
+	p := s.newPerson("corner")
+	key := shellQuote(filepath.Join(p.home, ".ssh", "id_ed25519"))
+	ssh := shellQuote(filepath.Join(p.home, ".ssh"))
+	late := filepath.Join(p.home, ".aws", "later", "credentials")
+	mustMkdir(t, filepath.Dir(late))
+	mustWrite(t, late, secretValue+"\n")
+	if s.o.Credential != nil {
+		chownTree(t, p.home, int(s.o.Credential.Uid), int(s.o.Credential.Gid))
+	}
+	for _, line := range []string{
+		"ln -sf " + key + " link && cat link",
+		"ln -f " + key + " hard 2>/dev/null; cat hard",
+		"cat /proc/self/root" + key,
+		"cd " + ssh + " && cat id_ed25519",
+		"cd " + ssh + " && cat ./../.ssh/id_ed25519",
+		"cp " + key + " copied; cat copied",
+		"tar cf - " + ssh + " | tar xOf -",
+		"cat " + shellQuote(late),
+		"exec 3<" + key + " && cat <&3",
+	} {
+		if out, _ := s.confined(p.spec, line); strings.Contains(out, secretValue) {
+			t.Errorf("confined %q read the secret:\n%s", line, out)
+		}
+	}
+	if out, _ := s.plain("cat " + shellQuote(late)); !strings.Contains(out, secretValue) {
+		t.Fatalf("control: unconfined, the late secret does not read: %s", out)
+	}
+}
+
+// allowReadGivesOneBack: ~/.ssh/known_hosts in allowRead reads; the key
+// beside it still does not, and neither does the folder's listing of it
+// through a glob read.
+func (s *suite) allowReadGivesOneBack(t *testing.T) {
+	s.t = t
+	p := s.newPerson("allowed", "~/.ssh/known_hosts")
+	known := filepath.Join(p.home, ".ssh", "known_hosts")
+	mustWrite(t, known, "github.com ssh-ed25519 AAAA\n")
+	if s.o.Credential != nil {
+		chownTree(t, p.home, int(s.o.Credential.Uid), int(s.o.Credential.Gid))
+	}
+	if out := s.mustSucceed(p.spec, "cat "+shellQuote(known)); !strings.Contains(out, "github.com") {
+		t.Errorf("allowRead's known_hosts read as %q", out)
+	}
+	s.mustFail(p.spec, "cat "+shellQuote(filepath.Join(p.home, ".ssh", "id_ed25519")))
+}
+
+// toolsKeepWorking: with the secrets hidden, listing the home, git (which
+// reads ~/.gitconfig) and reading the project work.
+func (s *suite) toolsKeepWorking(t *testing.T) {
+	s.t = t
+	p := s.newPerson("tools")
+	home := shellQuote(p.home)
+	mustWrite(t, filepath.Join(s.proj, "README"), "the project\n")
+	for _, c := range []struct{ line, want string }{
+		{"ls -a " + home, "notes.txt"},
+		{"cat " + home + "/notes.txt", "not a secret"},
+		{"HOME=" + home + " git config --global user.name", "Case Person"},
+		{"rm -rf gitcase && HOME=" + home + " git init -q gitcase && HOME=" + home + " git -C gitcase status --short && echo git-ok", "git-ok"},
+		{"cat README", "the project"},
+	} {
+		if out := s.mustSucceed(p.spec, c.line); !strings.Contains(out, c.want) {
+			t.Errorf("confined %q gave %q, want %q in it", c.line, out, c.want)
+		}
+	}
+}
+
+// environmentFiltered: a dropped variable is not in the command's
+// environment, nor in any environ it can read under /proc (its helper's,
+// served or not), while the test's own process, whose environ holds it,
+// is out of reach; unconfined, the same reads find it.
+func (s *suite) environmentFiltered(t *testing.T) {
+	s.t = t
+	t.Setenv(secretEnvName, secretValue)
+	p := s.newPerson("env")
+	if !p.spec.Env.Drops(secretEnvName) {
+		t.Fatalf("the default filter keeps %s", secretEnvName)
+	}
+	self := fmt.Sprintf("/proc/%d/environ", s.startHolder(t))
+	all := "env; for f in /proc/[0-9]*/environ; do tr '\\0' '\\n' < \"$f\"; done 2>/dev/null; true"
+	if out, _ := s.plain("tr '\\0' '\\n' < " + self); !strings.Contains(out, secretValue) {
+		t.Fatalf("control: unconfined, %s does not show the variable:\n%s", self, out)
+	}
+	out := s.confinedEnv(p.spec, all, os.Environ())
+	if strings.Contains(out, secretValue) || strings.Contains(out, secretEnvName) {
+		t.Errorf("a confined command saw the dropped variable:\n%s", grepLines(out, secretValue))
+	}
+	if !strings.Contains(out, "PATH=") {
+		t.Errorf("a confined command's environment lost PATH:\n%.400s", out)
+	}
+	if out, code := s.confined(p.spec, "cat "+self+" >/dev/null"); code == 0 {
+		t.Errorf("a confined command read wisp's own environ (%s):\n%s", self, out)
+	}
+}
+
+// startHolder starts a process outside the sandbox, as wisp is, whose
+// environ holds the secret (os.Setenv does not change the test's own
+// /proc/self/environ), and returns its pid; it ends with the test.
+func (s *suite) startHolder(t *testing.T) int {
+	cmd := exec.Command("/bin/sh", "-c", "read x")
+	cmd.Env = append(os.Environ(), secretEnvName+"="+secretValue)
+	if s.o.Credential != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.o.Credential}
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start the process that holds the secret: %v", err)
+	}
+	t.Cleanup(func() { stdin.Close(); _ = cmd.Wait() })
+	return cmd.Process.Pid
+}
+
+func grepLines(out, word string) string {
+	var hits []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, word) {
+			hits = append(hits, l)
+		}
+	}
+	return strings.Join(hits, "\n")
+}
+
+// confinedEnv runs line confined as the runner does, with env filtered by
+// the spec: the helper's own environment is then the filtered one too.
+func (s *suite) confinedEnv(spec sandbox.Spec, line string, env []string) string {
+	s.t.Helper()
+	env = spec.CommandEnv(env)
+	if s.o.Serve {
+		return s.servedEnvRun(spec, line, env)
+	}
+	argv, attr, err := s.command(spec, line)
+	if err != nil {
+		s.t.Fatalf("Command(%q): %v", line, err)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env, cmd.SysProcAttr = s.proj, env, attr
+	if s.o.Credential != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: s.o.Credential}
+	}
+	out, err := cmd.CombinedOutput()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		s.t.Fatalf("run %v: %v", argv, err)
+	}
+	return string(out)
+}
+
+func (s *suite) servedEnvRun(spec sandbox.Spec, line string, env []string) string {
+	s.t.Helper()
+	sv, err := s.b.(sandbox.Serving).Serve(spec)
+	if err != nil {
+		s.t.Fatalf("Serve: %v", err)
+	}
+	defer sv.Close()
+	devNull, err := os.Open(os.DevNull)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer devNull.Close()
+	pr, pw, err := os.Pipe()
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer pr.Close()
+	_, wait, err := sv.Start(sandbox.ServeRequest{Argv: sandbox.Plain(line), Dir: s.proj,
+		Env: env, Stdin: devNull, Stdout: pw, Stderr: pw})
+	pw.Close()
+	if err != nil {
+		s.t.Fatalf("served start of %q: %v", line, err)
+	}
+	out, _ := io.ReadAll(pr)
+	if _, err := wait(); err != nil {
+		s.t.Fatalf("served wait for %q: %v", line, err)
+	}
+	return string(out)
+}
+
+// runSecrets runs the secrets cases; Run calls it.
+func runSecrets(t *testing.T, s *suite) {
+	t.Run("SecretsRefused", s.secretsRefused)
+	t.Run("SecretsRefusedAroundTheCorner", s.secretsAroundTheCorner)
+	t.Run("AllowReadGivesOneBack", s.allowReadGivesOneBack)
+	t.Run("ToolsKeepWorkingBesideSecrets", s.toolsKeepWorking)
+	t.Run("EnvironmentWithoutSecrets", s.environmentFiltered)
+}
