@@ -25,12 +25,12 @@ type Writer struct {
 	// Width gives the terminal's width in columns; nil or 0: no wrapping.
 	Width func() int
 
-	col       int // the cursor's column, as far as this writer knows
-	spaces    int // spaces kept before the word: dropped when it wraps
+	col       int             // the cursor's column, as far as this writer knows
+	spaces    int             // spaces kept before the word: dropped when it wraps
 	word      strings.Builder // the word being written
 	wordWidth int
-	shown     int // of its columns, how many are on the screen
-	shownLen  int // and its bytes
+	shown     int    // of its columns, how many are on the screen
+	shownLen  int    // and its bytes
 	held      string // a tail that may continue in the next piece
 }
 
