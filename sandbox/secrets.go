@@ -140,7 +140,7 @@ func (s *Spec) checkReads() error {
 		_, err := os.Lstat(d)
 		switch {
 		case root != "" && err == nil:
-			return &ReadError{Key: DenyReadKey, Entry: d, Err: fmt.Errorf("it lies inside the writable root %s, and %w", root, ErrSecretInRoot)}
+			return &ReadError{Key: DenyReadKey, Entry: d, Err: fmt.Errorf("it lies inside the writable root %s: %w", root, ErrSecretInRoot)}
 		case root != "" && errors.Is(err, fs.ErrNotExist):
 			s.Unreadable = append(s.Unreadable, Uncovered{Path: d, Why: "it does not exist yet, and lies inside the writable root " + root + ", where a command could make it"})
 		}
