@@ -2,7 +2,9 @@ package policy
 
 import (
 	"bytes"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -65,6 +67,7 @@ func TestLowProgramsThatWriteOrRun(t *testing.T) {
 		{"xxd IN OUT", Moderate, "xxd IN OUT writes the file OUT"}, {"xxd -r -p IN OUT", Moderate, ""},
 		{"sort --compress-program=gzip F", Moderate, "sort --compress-program runs a program"},
 		{"sort --out=F G", Moderate, "sort -o writes a file"}, {"sort '-oa b' F", Moderate, "sort -o writes a file"},
+		{"sort {-o,x}y F", Moderate, "sort's arguments are only known when the line runs, and may be ones that write a file or run a command"},
 		{"sort $OPTS F", Moderate, "sort's arguments are only known when the line runs, and may be ones that write a file or run a command"},
 		{"tree -o out", Moderate, "tree -o writes its listing to a file"}, {"tree -R -L 2 -H .", Moderate, ""},
 		{"file -C -m magic", Moderate, "file -C writes a compiled magic file"},
@@ -394,4 +397,59 @@ func wrapAngles(fields []string) []string {
 		out[i] = "<" + f + ">"
 	}
 	return out
+}
+
+// The attacks are real: run as the person's shell would run them, each
+// writes MARK or runs touch MARK, and none of them rates low.
+func TestLowAttacksAreReal(t *testing.T) {
+	for _, tt := range []struct{ line, needs string }{
+		{"uniq IN MARK", "uniq"},
+		{"sed -n '1e touch MARK' IN", "sed"},
+		{"sed -n 'w MARK' IN", "sed"},
+		{"git log --output=MARK", "git"},
+		{"git -c core.fsmonitor='touch MARK' status", "git"},
+		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0='touch MARK' git status", "git"},
+		{"env -vS'touch MARK'", "env"},
+		{"xxd IN MARK", "xxd"},
+		{"find -- MARKDIR -delete && test ! -e MARKDIR && touch MARK", "find"},
+		{"command time -o MARK ls", "/usr/bin/time"},
+	} {
+		if _, err := exec.LookPath(tt.needs); err != nil {
+			t.Logf("%s: no %s here, so not run", tt.line, tt.needs)
+			continue
+		}
+		dir := t.TempDir()
+		setupAttackDir(t, dir)
+		cmd := exec.Command("/bin/sh", "-c", tt.line)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		out, _ := cmd.CombinedOutput()
+		if _, err := os.Stat(filepath.Join(dir, "MARK")); err != nil {
+			t.Errorf("%s made no MARK (%s): the test's line is wrong", tt.line, out)
+		}
+		if a, err := Assess(tt.line); err != nil || a.Level == Low {
+			t.Errorf("Assess(%q) = %s %q (%v); it writes a file or runs a command", tt.line, a.Level, a.Reasons, err)
+		}
+	}
+}
+
+// setupAttackDir makes a repository with one commit, a file IN, and a
+// folder MARKDIR, in dir.
+func setupAttackDir(t *testing.T, dir string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, "IN"), []byte("a\na\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "MARKDIR"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exec.LookPath("git"); err != nil {
+		return
+	}
+	cmd := exec.Command("/bin/sh", "-c", "git init -q . && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m x")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v: %s", err, out)
+	}
 }
