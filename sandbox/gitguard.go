@@ -51,6 +51,7 @@ const (
 	kindConfig                   // restored when changed, only its safe settings kept when new
 	kindHooks                    // a hooks folder: entries restored, new ones removed but *.sample
 	kindInfo                     // .git/info: as hooks, but exclude and sparse-checkout may change
+	kindHookNames                // a core.hooksPath that holds the worktree (".", ".."): only hook names count
 	kindDotGit                   // where a .git is or could be: a new one is a new repository
 	kindGitDirs                  // modules/ or worktrees/: new git folders in it are checked
 )
@@ -272,7 +273,7 @@ func (g *GitSnapshot) watchConfig(file, top string, depth int) {
 		return
 	}
 	if hooks := hooksPath(file, top, g.env.home); hooks != "" {
-		g.watch(hooks, kindHooks, top)
+		g.watch(hooks, hooksKind(hooks, top), top)
 	}
 	for _, inc := range gitIncludes(file, g.env.home) {
 		g.watch(inc, kindConfig, top)
@@ -291,7 +292,7 @@ func (g *GitSnapshot) watch(p string, kind watchKind, top string) *gitWatch {
 	}
 	w := &gitWatch{path: p, kind: kind, top: top, before: snapshotState(p)}
 	switch kind {
-	case kindHooks, kindInfo:
+	case kindHooks, kindInfo, kindHookNames:
 		if w.before.mode.IsDir() {
 			w.entries = dirStates(p, snapshotState)
 		}
@@ -374,9 +375,9 @@ func (f *fixer) check(w *gitWatch) {
 				f.sanitizeGitDir(d, "", 0)
 			}
 		}
-	case (w.kind == kindHooks || w.kind == kindInfo) && w.before.mode.IsDir():
+	case isFolderKind(w.kind) && w.before.mode.IsDir():
 		f.checkFolder(w, now)
-	case (w.kind == kindHooks || w.kind == kindInfo) && !w.before.exists:
+	case isFolderKind(w.kind) && !w.before.exists:
 		if now.exists {
 			f.cleanFolder(w.path, w.kind)
 		}
@@ -401,7 +402,7 @@ func (f *fixer) newDotGit(dotgit, top string) {
 	}
 	for _, c := range f.g.env.configs {
 		if hooks := hooksPath(c, top, f.g.env.home); hooks != "" && f.writable(hooks) {
-			f.cleanFolder(hooks, kindHooks)
+			f.cleanFolder(hooks, hooksKind(hooks, top))
 		}
 	}
 }
@@ -485,6 +486,9 @@ func (f *fixer) cleanFolder(p string, kind watchKind) {
 // allowedEntry: git never runs a *.sample hook, and info/exclude and
 // info/sparse-checkout hold patterns only.
 func allowedEntry(kind watchKind, name string, st fileState) bool {
+	if kind == kindHookNames {
+		return !gitHookNames[name]
+	}
 	if !st.mode.IsRegular() {
 		return false
 	}
@@ -493,6 +497,25 @@ func allowedEntry(kind watchKind, name string, st fileState) bool {
 	}
 	return name == "exclude" || name == "sparse-checkout"
 }
+
+func isFolderKind(k watchKind) bool { return k == kindHooks || k == kindInfo || k == kindHookNames }
+
+// hooksKind is kindHooks for a hooks folder of its own, and kindHookNames
+// for one that holds the worktree (core.hooksPath "." or ".."), where every
+// project file lies and only a file named as a hook is one.
+func hooksKind(hooks, top string) watchKind {
+	if top != "" && within(top, hooks) {
+		return kindHookNames
+	}
+	return kindHooks
+}
+
+// gitHookNames are the hooks git runs (githooks(5)).
+var gitHookNames = keySet("applypatch-msg", "pre-applypatch", "post-applypatch", "pre-commit", "pre-merge-commit",
+	"prepare-commit-msg", "commit-msg", "post-commit", "pre-rebase", "post-checkout", "post-merge", "pre-push",
+	"pre-receive", "update", "proc-receive", "post-receive", "post-update", "reference-transaction", "push-to-checkout",
+	"pre-auto-gc", "post-rewrite", "sendemail-validate", "fsmonitor-watchman", "p4-changelist", "p4-prepare-changelist",
+	"p4-post-changelist", "p4-pre-submit", "post-index-change")
 
 // sanitizeConfig checks a config file the command wrote. Settings git
 // reads as data (what git itself writes: a submodule's url, a remote, a

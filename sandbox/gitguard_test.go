@@ -188,6 +188,12 @@ var gitAttacks = []gitAttack{
 		},
 		attack:  `mkdir -p hooks-here && printf '#!/bin/sh\n"$PROGRAM"\n' > hooks-here/pre-commit && chmod +x hooks-here/pre-commit`,
 		trigger: commit},
+	{name: "core.hooksPath that holds the worktree",
+		setup: func(f *gitFixture) {
+			f.mustSh(f.proj, "git init -q sub && git -C sub commit -q --allow-empty -m s && git config --global core.hooksPath ..")
+		},
+		attack:  `echo notes > notes.txt && printf '#!/bin/sh\n"$PROGRAM"\n' > pre-commit && chmod +x pre-commit`,
+		trigger: func(f *gitFixture) { f.sh(filepath.Join(f.proj, "sub"), "git commit -q --allow-empty -m x") }},
 	{name: "config.worktree",
 		setup:   func(f *gitFixture) { f.git(f.proj, "config", "extensions.worktreeConfig", "true") },
 		attack:  fsmonitorConfig + " > .git/config.worktree",

@@ -122,8 +122,8 @@ func (w *protectWalk) config(file, top string, depth int) {
 	if depth > maxIncludeDepth {
 		return
 	}
-	if hooks := hooksPath(file, top, w.env.home); hooks != "" {
-		w.add(hooks)
+	if hooks := hooksPath(file, top, w.env.home); hooks != "" && !within(top, hooks) {
+		w.add(hooks) // not one that holds the worktree ("."): the put-back checks that one
 	}
 	for _, inc := range gitIncludes(file, w.env.home) {
 		w.addIfExists(inc) // a global config's include may lie inside a root too
