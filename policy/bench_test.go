@@ -83,3 +83,20 @@ func BenchmarkParseReusedBaseline(b *testing.B) {
 		}
 	})
 }
+
+// lowArgsLine reaches the checks a low command's words get: a variable
+// that names a command (read as a line of its own) and a sed script.
+const lowArgsLine = "GIT_PAGER=cat git log --oneline | sed -n 's/^/- /p'"
+
+// BenchmarkCheckLowArgs is the cost of checking lowArgsLine.
+func BenchmarkCheckLowArgs(b *testing.B) {
+	p, err := New(nil, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	measure(b, func() {
+		if d := p.Check(lowArgsLine); !d.Allowed || d.Risk.Level != Low {
+			b.Fatalf("%s: %+v", lowArgsLine, d)
+		}
+	})
+}
