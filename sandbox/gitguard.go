@@ -47,13 +47,13 @@ type PutBack struct {
 type watchKind int
 
 const (
-	kindPointer watchKind = iota // commondir, gitdir: removed when new, restored when changed
-	kindConfig                   // restored when changed, only its safe settings kept when new
-	kindHooks                    // a hooks folder: entries restored, new ones removed but *.sample
-	kindInfo                     // .git/info: as hooks, but exclude and sparse-checkout may change
-	kindHookNames                // a core.hooksPath that holds the worktree (".", ".."): only hook names count
-	kindDotGit                   // where a .git is or could be: a new one is a new repository
-	kindGitDirs                  // modules/ or worktrees/: new git folders in it are checked
+	kindPointer   watchKind = iota // commondir, gitdir: removed when new, restored when changed
+	kindConfig                     // restored when changed, only its safe settings kept when new
+	kindHooks                      // a hooks folder: entries restored, new ones removed but *.sample
+	kindInfo                       // .git/info: as hooks, but exclude and sparse-checkout may change
+	kindHookNames                  // a core.hooksPath that holds the worktree (".", ".."): only hook names count
+	kindDotGit                     // where a .git is or could be: a new one is a new repository
+	kindGitDirs                    // modules/ or worktrees/: new git folders in it are checked
 )
 
 type gitWatch struct {
