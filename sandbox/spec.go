@@ -205,13 +205,15 @@ func (s *Spec) protect(wispHome string) {
 }
 
 // Refresh returns the spec with the git files of every root that has
-// become a repository since it was made: a `git init` during a session
+// become a repository since it was made, and those that have appeared
+// since (an include, a submodule's hooks): a `git init` during a session
 // would otherwise leave .git/hooks writable for the rest of it, and a hook
 // planted there runs at the person's next commit, outside the sandbox. The
 // command that makes the repository can still write them (Landlock cannot
-// refuse a path that does not exist yet); every command after it cannot.
-// What was protected stays protected. The runner calls it before each
-// confined command.
+// refuse a path that does not exist yet), and the put-back after it
+// (GitSnapshot) undoes that; every command after it cannot. What was
+// protected stays protected. The runner calls it before each confined
+// command.
 func (s Spec) Refresh() Spec {
 	out := s
 	out.Protected = append([]string(nil), s.Protected...)
