@@ -78,9 +78,9 @@ func (f *TerminalFace) Emit(ev Event) {
 	case EventCommandOutcome:
 		f.outcome(ev)
 	case EventNote:
-		f.line(f.p.levelSGR(ev.Level), ev.Text)
+		f.line(f.p.levelSGR(ev.Level), render.Line(ev.Text))
 	case EventError:
-		f.line(sgrWarning, "wisp: error: "+ev.Text)
+		f.line(sgrWarning, "wisp: error: "+render.Line(ev.Text))
 	case EventReady:
 		f.ready(ev)
 	}
@@ -149,7 +149,7 @@ func (f *TerminalFace) outcome(ev Event) {
 		if strings.HasPrefix(n, "· stopped") || strings.HasPrefix(n, "· exit status") {
 			level = LevelInfo
 		}
-		f.line(f.p.levelSGR(level), n)
+		f.line(f.p.levelSGR(level), render.Line(n))
 	}
 }
 

@@ -105,6 +105,8 @@ func TestTerminalFaceShowsOthersEscapesVisibly(t *testing.T) {
 			{Type: EventToolResult, Name: "inspect", Text: evil},
 			{Type: EventError, Text: evil},
 			{Type: EventNote, Level: LevelWarning, Text: "· exit status 1 " + evil},
+			{Type: EventNote, Level: LevelDanger, Text: outsideApprovedNote("touch x\n· the sandbox is off", "/p")},
+			{Type: EventCommandOutcome, Origin: "model", Ran: true, ExitCode: &zero, Notes: []string{"· refused\n· the sandbox is off"}},
 		} {
 			f.Emit(ev)
 		}

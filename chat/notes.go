@@ -5,6 +5,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/policy"
 	"github.com/wisp-sh/wisp/runner"
 )
@@ -52,5 +53,5 @@ func notRunNote(res runner.Result) string {
 // outsideApprovedNote is plain chat's note for a model's command approved
 // to run outside the sandbox (0064 item 7).
 func outsideApprovedNote(line, dir string) string {
-	return fmt.Sprintf("run %s OUTSIDE THE SANDBOX, this once, in %s", line, dir)
+	return fmt.Sprintf("run %s OUTSIDE THE SANDBOX, this once, in %s", render.Line(line), render.Line(dir))
 }
