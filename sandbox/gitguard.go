@@ -185,19 +185,32 @@ func (a fileState) same(b fileState) bool {
 func (s Spec) SnapshotGit() *GitSnapshot {
 	g := &GitSnapshot{roots: s.Roots, home: s.Home, env: s.git,
 		watches: map[string]*gitWatch{}, known: map[string]bool{}}
-	for _, top := range g.tops() {
+	tops, _ := g.tops()
+	for _, top := range tops {
 		g.watchTop(top)
 	}
 	return g
 }
 
 // tops are the folders where a .git would make a repository wisp checks:
-// each root, and the launch directory's folders two levels down.
-func (g *GitSnapshot) tops() []string {
-	tops := slices.Clone(g.roots)
-	if len(g.roots) == 0 {
-		return tops
+// each root, and the launch directory's folders two levels down, at most
+// maxTops of them; complete says none was left out.
+func (g *GitSnapshot) tops() (tops []string, complete bool) {
+	seen := map[string]bool{}
+	add := func(p string) bool {
+		if !seen[p] {
+			seen[p] = true
+			tops = append(tops, p)
+		}
+		return len(tops) < maxTops
 	}
+	for _, r := range g.roots {
+		add(r)
+	}
+	if len(g.roots) == 0 {
+		return tops, true
+	}
+	complete = true
 	var walk func(dir string, depth int)
 	walk = func(dir string, depth int) {
 		entries, err := os.ReadDir(dir)
@@ -209,15 +222,22 @@ func (g *GitSnapshot) tops() []string {
 				continue
 			}
 			p := filepath.Join(dir, e.Name())
-			tops = appendNew(tops, p)
-			if depth < 2 {
+			if !add(p) {
+				complete = false
+				return
+			}
+			if depth < 2 && complete {
 				walk(p, depth+1)
 			}
 		}
 	}
 	walk(g.roots[0], 1)
-	return tops
+	return tops, complete
 }
+
+// maxTops bounds the folders checked for a new repository, so that a
+// command that makes a million folders cannot make wisp's put-back last.
+const maxTops = 20000
 
 func (g *GitSnapshot) watchTop(top string) {
 	w := g.watch(filepath.Join(top, ".git"), kindDotGit, top)
@@ -291,6 +311,14 @@ func (g *GitSnapshot) watch(p string, kind watchKind, top string) *gitWatch {
 		return nil
 	}
 	w := &gitWatch{path: p, kind: kind, top: top, before: snapshotState(p)}
+	g.watches[p] = w
+	if w.before.mode&fs.ModeSymlink != 0 && kind != kindDotGit {
+		// A hooks folder or config that is a link: what it leads to is
+		// what git reads, and a command could write it there.
+		if real, err := realpath(p); err == nil {
+			g.watch(real, kind, top)
+		}
+	}
 	switch kind {
 	case kindHooks, kindInfo, kindHookNames:
 		if w.before.mode.IsDir() {
@@ -302,7 +330,6 @@ func (g *GitSnapshot) watch(p string, kind watchKind, top string) *gitWatch {
 			w.subdirs[d] = true
 		}
 	}
-	g.watches[p] = w
 	return w
 }
 
@@ -341,10 +368,15 @@ func (g *GitSnapshot) PutBack() []PutBack {
 	for _, p := range paths {
 		f.check(g.watches[p])
 	}
-	for _, top := range g.tops() { // folders made during the command
+	tops, complete := g.tops()
+	for _, top := range tops { // folders made during the command
 		if _, ok := g.watches[filepath.Join(top, ".git")]; !ok {
 			f.newDotGit(filepath.Join(top, ".git"), top)
 		}
+	}
+	if !complete {
+		f.done = append(f.done, PutBack{Path: g.roots[0], Err: fmt.Errorf(
+			"it holds more than %d folders two levels down, so a repository made in the others was not checked", maxTops)})
 	}
 	return f.done
 }
