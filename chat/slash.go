@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/wisp-sh/wisp/approval"
+	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/pending"
 )
 
@@ -83,12 +84,15 @@ func (a *Approvals) list() []string {
 		out = append(out, "· no requests are waiting")
 	}
 	for _, p := range waiting {
+		// A request's fields come from a file others can write: each is
+		// shown on its line, never obeyed.
 		r := p.Request
-		line := r.Command
+		line := render.Line(r.Command)
 		if r.OutsideSandbox {
 			line = "OUTSIDE THE SANDBOX: " + line
 		}
-		out = append(out, fmt.Sprintf("  %s  %s  %s  (in %s, from %s)", r.ID, r.Level, line, r.Cwd, r.Face))
+		out = append(out, fmt.Sprintf("  %s  %s  %s  (in %s, from %s)", render.Line(r.ID), render.Line(r.Level), line,
+			render.Line(r.Cwd), render.Line(r.Face)))
 	}
 	return append(out, a.held()...)
 }
@@ -107,7 +111,7 @@ func (a *Approvals) held() []string {
 		if e.Scope == approval.Project {
 			where = e.Project
 		}
-		out = append(out, fmt.Sprintf("  %-7s %s  (%s)", e.Scope, e.Line, where))
+		out = append(out, fmt.Sprintf("  %-7s %s  (%s)", e.Scope, render.Line(e.Line), render.Line(where)))
 	}
 	return out
 }
@@ -124,16 +128,17 @@ func (a *Approvals) answer(id, decision, scope string) string {
 		return "· " + err.Error()
 	}
 	r := p.Request
+	command := render.Line(r.Command)
 	switch {
 	case decision == pending.DecisionDeny:
-		return "· denied: " + r.Command
+		return "· denied: " + command
 	case r.OutsideSandbox && scope != "" && scope != pending.ScopeOnce:
-		return "· " + approval.DowngradeNote(approval.Scope(scope), r.Command)
+		return "· " + approval.DowngradeNote(approval.Scope(scope), command)
 	case r.OutsideSandbox:
-		return "· approved once, outside the sandbox: " + r.Command
+		return "· approved once, outside the sandbox: " + command
 	}
 	if scope == "" {
 		scope = pending.ScopeOnce
 	}
-	return fmt.Sprintf("· approved %s: %s", scope, r.Command)
+	return fmt.Sprintf("· approved %s: %s", scope, command)
 }

@@ -63,3 +63,23 @@ func TestSlashCommandsAndMessages(t *testing.T) {
 		t.Errorf("/help said %q", got)
 	}
 }
+
+// A request's command comes from a file: /approvals shows its newline and
+// escapes on its line, so it cannot forge another row.
+func TestSlashApprovalsShowsARequestOnItsLine(t *testing.T) {
+	home := config.Home{Dir: t.TempDir()}
+	ch := pending.New(home.PendingDir())
+	a := &Approvals{Channel: ch, Held: approval.NewHeld(home)}
+	filed, err := ch.File(context.Background(), pending.Request{Kind: pending.KindCommand, Command: "ls\n  forged  low  rm -rf /\x1b[8m",
+		Cwd: "/p", Level: pending.LevelModerate, Scopes: []string{pending.ScopeOnce}, Face: pending.FaceRespond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer filed.Withdraw()
+	var said []string
+	slash("/approvals", a, func(s string) { said = append(said, s) })
+	got := strings.Join(said, "\n")
+	if strings.ContainsAny(got, "\x1b") || !strings.Contains(got, `ls\n  forged  low  rm -rf /\x1b[8m  (in /p`) {
+		t.Errorf("/approvals listed:\n%s", got)
+	}
+}
