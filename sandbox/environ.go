@@ -20,7 +20,7 @@ var defaultEnvDrop = []string{
 
 // defaultEnvKeep are names the patterns above would take that hold no
 // secret and that tools need.
-var defaultEnvKeep = []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_CONFIG_FILE"}
+var defaultEnvKeep = []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_CONFIG_FILE", "AWS_CA_BUNDLE"}
 
 // EnvFilter says which of wisp's variables a confined command does not get.
 type EnvFilter struct {

@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"fmt"
+	"os"
 	"strings"
 )
 
@@ -23,12 +24,16 @@ type Status struct {
 	// Spec is the spec as the backend will enforce it: the roots, the
 	// protected paths, and those it cannot cover.
 	Spec Spec
+	// DroppedEnv names the variables of wisp's environment that confined
+	// commands go without (names only).
+	DroppedEnv []string
 }
 
 // Report says what confining a command to spec means on this system, with
 // exe as the helper where one is needed.
 func Report(exe string, spec Spec) Status {
 	st := Status{Spec: spec}
+	_, st.DroppedEnv = spec.Env.Filter(os.Environ())
 	b, err := Detect(exe)
 	if err != nil {
 		st.Err = err
@@ -55,6 +60,10 @@ func (s Status) Summary() string {
 	}
 	for _, u := range s.Spec.Unprotected {
 		parts = append(parts, fmt.Sprintf("NOT protected: %s (%s)", u.Path, u.Why))
+	}
+	parts = append(parts, s.readSummary())
+	for _, u := range s.Spec.Unreadable {
+		parts = append(parts, fmt.Sprintf("NOT unreadable: %s (%s)", u.Path, u.Why))
 	}
 	if !s.Spec.Network {
 		parts = append(parts, "network off")
@@ -109,8 +118,9 @@ func (s Status) Lines() []string {
 	for _, u := range s.Spec.Unprotected {
 		lines = append(lines, fmt.Sprintf("NOT protected: %s (%s)", u.Path, u.Why))
 	}
+	lines = append(lines, s.readLines()...)
 	if s.Landlock != nil {
-		for _, g := range append(s.Landlock.Gaps(s.Spec.Network, s.Spec.UnixSockets), s.namespaceGaps()...) {
+		for _, g := range append(append(s.Landlock.Gaps(s.Spec.Network, s.Spec.UnixSockets), s.namespaceGaps()...), readGaps()...) {
 			lines = append(lines, "not covered: "+g)
 		}
 	}

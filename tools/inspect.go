@@ -58,6 +58,7 @@ func (tb *Toolbox) Limits() string {
 		if !r.Spec.Network {
 			b.WriteString("The network is off for commands.\n")
 		}
+		b.WriteString(secretsLimits(r))
 	} else {
 		b.WriteString("The sandbox is off here: commands run unconfined.\n")
 	}

@@ -150,7 +150,7 @@ func doctorSandbox(app *App, _ config.Home) (string, error) {
 	// The roots and protected paths it would use, under the summary line.
 	detail := st.Summary()
 	for _, line := range st.Lines() {
-		if strings.HasPrefix(line, "writable: ") || strings.HasPrefix(line, "protected: ") || strings.HasPrefix(line, "not covered: ") {
+		if hasAnyPrefix(line, "writable: ", "protected: ", "not covered: ", "unreadable: ", "readable again: ", "NOT unreadable: ", "environment: ") {
 			detail += "\n              " + line
 		}
 	}
@@ -172,4 +172,13 @@ func hintOf(err error) string {
 		return h.Hint()
 	}
 	return ""
+}
+
+func hasAnyPrefix(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }

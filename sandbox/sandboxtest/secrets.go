@@ -173,6 +173,56 @@ func (s *suite) toolsKeepWorking(t *testing.T) {
 	}
 }
 
+// buildToolsKeepWorking: with the default list over the real home (the
+// test user's), go build, npm ci and python3 -m venv work in the project.
+// The Go build cache stays a root, as NewSpec makes it, so that the build
+// is not a cold one; npm's cache goes in the project. A tool that is not
+// installed, or fails unconfined, is said and left out.
+func (s *suite) buildToolsKeepWorking(t *testing.T) {
+	s.t = t
+	home, err := os.UserHomeDir()
+	if err != nil {
+		t.Fatalf("no home directory: %v", err)
+	}
+	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: s.proj, WispHome: s.away, UserHome: home,
+		AllowNetwork: true, Getenv: os.Getenv})
+	if err != nil {
+		t.Fatalf("NewSpec over the real home %s: %v", home, err)
+	}
+	keep := spec.Roots[:1]
+	for _, r := range spec.Roots {
+		if strings.HasSuffix(r, "go-build") || strings.HasSuffix(r, filepath.Join("pkg", "mod")) {
+			keep = append(keep, r)
+		}
+	}
+	spec.Roots = keep
+	mustMkdir(t, filepath.Join(s.proj, "tools", "gomod"))
+	mustWrite(t, filepath.Join(s.proj, "tools", "gomod", "go.mod"), "module example.com/hello\n\ngo 1.21\n")
+	mustWrite(t, filepath.Join(s.proj, "tools", "gomod", "main.go"), "package main\n\nfunc main() { println(\"built\") }\n")
+	mustMkdir(t, filepath.Join(s.proj, "tools", "npm"))
+	mustWrite(t, filepath.Join(s.proj, "tools", "npm", "package.json"), `{"name":"x","version":"1.0.0"}`)
+	mustWrite(t, filepath.Join(s.proj, "tools", "npm", "package-lock.json"),
+		`{"name":"x","version":"1.0.0","lockfileVersion":3,"requires":true,"packages":{"":{"name":"x","version":"1.0.0"}}}`)
+	if s.o.Credential != nil {
+		chownTree(t, filepath.Join(s.proj, "tools"), int(s.o.Credential.Uid), int(s.o.Credential.Gid))
+	}
+	for _, c := range []struct{ tool, line string }{
+		{"go", "cd tools/gomod && mkdir -p .gotmp && GOTMPDIR=$PWD/.gotmp GOFLAGS=-mod=mod GOTOOLCHAIN=local go build -buildvcs=false -o hello . && ./hello"},
+		{"npm", "cd tools/npm && npm_config_cache=$PWD/.npm npm ci --no-audit --no-fund --offline"},
+		{"python3", "rm -rf tools/venv && python3 -m venv --without-pip tools/venv && tools/venv/bin/python -c 'print(1)'"},
+	} {
+		if _, err := exec.LookPath(c.tool); err != nil {
+			t.Logf("%s is not installed here: left out", c.tool)
+			continue
+		}
+		if out, code := s.plain(c.line); code != 0 {
+			t.Logf("%s fails here even unconfined (status %d), left out:\n%s", c.tool, code, out)
+			continue
+		}
+		s.mustSucceed(spec, c.line)
+	}
+}
+
 // environmentFiltered: a dropped variable is not in the command's
 // environment, nor in any environ it can read under /proc (its helper's,
 // served or not), while the test's own process, whose environ holds it,
@@ -292,5 +342,6 @@ func runSecrets(t *testing.T, s *suite) {
 	t.Run("SecretsRefusedAroundTheCorner", s.secretsAroundTheCorner)
 	t.Run("AllowReadGivesOneBack", s.allowReadGivesOneBack)
 	t.Run("ToolsKeepWorkingBesideSecrets", s.toolsKeepWorking)
+	t.Run("BuildToolsKeepWorkingWithTheRealHome", s.buildToolsKeepWorking)
 	t.Run("EnvironmentWithoutSecrets", s.environmentFiltered)
 }
