@@ -53,9 +53,9 @@ var (
 )
 
 // keyReader turns what the terminal sends into keys. A bracketed paste,
-// and where the terminal does not bracket, a burst (keys that came
-// together with more after an Enter, or an Enter with keys right behind
-// it), is one keyPaste, whose Enters are the paste's newlines.
+// and where the terminal does not bracket, a burst (an Enter that came in
+// one read with other keys, and what follows within burstGap), is one
+// keyPaste, whose Enters are the paste's newlines.
 type keyReader struct {
 	f       *os.File
 	queue   []byte
@@ -112,24 +112,10 @@ func (k *keyReader) burst(ctx context.Context, chunk []byte) (string, bool, erro
 	if bytes.Contains(chunk, pasteStart) || bytes.ContainsAny(chunk, "\x03\x04") {
 		return "", false, nil
 	}
-	enter := bytes.IndexAny(chunk, "\r\n")
-	if enter < 0 {
+	// A person's keys come one read at a time: an Enter that came
+	// together with other keys was not typed after them.
+	if !bytes.ContainsAny(chunk, "\r\n") || utf8.RuneCount(chunk) < 2 {
 		return "", false, nil
-	}
-	if enter == len(chunk)-1 {
-		if utf8.RuneCount(chunk) < 2 {
-			return "", false, nil // an Enter alone: typed
-		}
-		// Keys and an Enter together: a paste only if more comes right
-		// behind them.
-		more, err := k.read(ctx, burstGap)
-		if err != nil {
-			return "", false, err
-		}
-		if len(more) == 0 {
-			return "", false, nil
-		}
-		chunk = append(chunk, more...)
 	}
 	for len(chunk) < maxBurst {
 		more, err := k.read(ctx, burstGap)

@@ -29,8 +29,9 @@ var ErrInterrupted = errors.New("interrupted")
 // an Enter typed after it sends the line, as one message. A line that
 // starts with ! or !! shows its marks (!! in the outside colour) as it is
 // edited, pasted or typed, and runs only on that typed Enter. Where the
-// terminal does not bracket pastes, keys that arrive together with more
-// after an Enter, or an Enter with keys right behind it, are a paste.
+// terminal does not bracket pastes, an Enter that arrives in one read with
+// other keys (a person's keys come one at a time) is a paste's newline,
+// and the keys with it are the paste.
 //
 // Between lines the terminal is quiet (tty.Quiet): keys typed while the
 // model answers are not echoed into its words; they wait for the next

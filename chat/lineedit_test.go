@@ -68,7 +68,9 @@ func TestEditorPasteIsOneLineSentByATypedEnter(t *testing.T) {
 		t.Fatalf("the paste ended the line: %+v", r)
 	default:
 	}
-	master.Write([]byte(" ok\r"))
+	master.Write([]byte(" ok"))
+	waitScreen(t, scr, "lines] ok")
+	master.Write([]byte("\r"))
 	if r := <-got; r.err != nil || r.line != "see: line one\n!!rm -rf x\nline three ok" {
 		t.Errorf("read %q, %v", r.line, r.err)
 	}
@@ -150,6 +152,22 @@ func TestEditorQuietBetweenLines(t *testing.T) {
 	waitScreen(t, scr, "› typed ahead")
 	master.Write([]byte("\r"))
 	if r := <-got; r.line != "typed ahead" {
+		t.Errorf("read %q", r.line)
+	}
+}
+
+// Where the terminal does not bracket, keys that come in one read with an
+// Enter are a paste: the line waits for a typed Enter.
+func TestEditorBurstIsAPaste(t *testing.T) {
+	ed, master, scr := editorOnPTY(t)
+	got := readAsync(ed)
+	waitScreen(t, scr, "›")
+	master.Write([]byte("!!rm -rf x\r"))
+	waitScreen(t, scr, "› !!rm -rf x")
+	master.Write([]byte("y")) // still in the line: the burst's Enter did not end it
+	waitScreen(t, scr, "› !!rm -rf xy")
+	master.Write([]byte("\r"))
+	if r := <-got; r.line != "!!rm -rf xy" {
 		t.Errorf("read %q", r.line)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/creack/pty"
 	"github.com/wisp-sh/wisp/internal/render/rendertest"
 	"github.com/wisp-sh/wisp/internal/testenv"
+	itty "github.com/wisp-sh/wisp/internal/tty"
 	"github.com/wisp-sh/wisp/model"
 	"github.com/wisp-sh/wisp/model/modeltest"
 	"github.com/wisp-sh/wisp/sandbox"
@@ -162,11 +163,34 @@ func (c *ptyChat) screen() string {
 	return c.out.String()
 }
 
+// typeLine types s and then Enter, as a person does: the Enter comes
+// after wisp has read the keys before it. An Enter that arrives in one
+// read with other keys is a paste's newline, not a typed Enter.
 func (c *ptyChat) typeLine(s string) {
 	c.t.Helper()
-	if _, err := c.tty.Write([]byte(s + "\r")); err != nil {
+	c.typeKeys(s)
+	c.key('\r')
+}
+
+// typeKeys types s and waits until wisp has read it: nothing waits on its
+// side of the terminal, and the editor has drawn since.
+func (c *ptyChat) typeKeys(s string) {
+	c.t.Helper()
+	if s == "" {
+		return
+	}
+	before := len(c.screen())
+	if _, err := c.tty.Write([]byte(s)); err != nil {
 		c.t.Fatal(err)
 	}
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		if n, err := itty.Queued(c.slave); err == nil && n == 0 && len(c.screen()) > before {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	c.t.Fatalf("wisp never read %q; the screen:\n%s", s, c.screen()[c.mark:])
 }
 
 func (c *ptyChat) key(b byte) {
@@ -429,12 +453,12 @@ func TestChatLineEditingAndHistory(t *testing.T) {
 	c.typeLine("\x1b[A") // up: the line again
 	c.expect("first")
 	c.expect("› ")
-	c.tty.Write([]byte("never sent"))
+	c.typeKeys("never sent")
 	c.expect("never sent")
 	c.key(0x03) // Ctrl-C over a line drops it, as a shell does
 	c.expect("^C")
 	c.expect("› ")
-	c.tty.Write([]byte("!echo x\x01\x1b[C\x1b[C\x1b[C\x1b[C\x1b[C\x1b[C\"ed\"its \r")) // Ctrl-A, right ×6, insert
+	c.typeLine("!echo x\x01\x1b[C\x1b[C\x1b[C\x1b[C\x1b[C\x1b[C\"ed\"its ") // Ctrl-A, right ×6, insert
 	c.expect("edits x")
 	c.expect("› ")
 	c.key(0x04)

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wisp-sh/wisp/internal/tty"
+	itty "github.com/wisp-sh/wisp/internal/tty"
 	"github.com/wisp-sh/wisp/model/modeltest"
 )
 
@@ -25,12 +25,12 @@ func (c *ptyChat) queuedOnWisp(n int) {
 	c.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		if got, err := tty.Queued(c.slave); err == nil && got == n {
+		if got, err := itty.Queued(c.slave); err == nil && got == n {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	got, err := tty.Queued(c.slave)
+	got, err := itty.Queued(c.slave)
 	c.t.Fatalf("wisp's side of the terminal never held %d bytes (%d, %v)", n, got, err)
 }
 
@@ -124,7 +124,7 @@ func TestChatPasteIsTextUntilATypedEnter(t *testing.T) {
 		t.Errorf("the pasted !! line did not run on the typed Enter: %v", err)
 	}
 
-	// No brackets: the keys come together, an Enter with more behind it.
+	// No brackets: the keys come together, Enters among them.
 	burst := "look again\n!!touch " + proof + "-2\nend"
 	c.tty.Write([]byte(strings.ReplaceAll(burst, "\n", "\r") + "\r"))
 	c.expect("[pasted 3 lines]")
