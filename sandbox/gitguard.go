@@ -40,7 +40,7 @@ type GitSnapshot struct {
 // PutBack is one thing PutBack did, or could not do.
 type PutBack struct {
 	Path   string
-	Action string // "removed", "restored", or "took out core.fsmonitor, alias.x from"
+	Action string // "removed", "restored", "put back", "took core.fsmonitor, alias.x out of"
 	Err    error  // when it could not be put back
 }
 
