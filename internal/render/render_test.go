@@ -2,6 +2,7 @@ package render
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"testing"
 
@@ -136,5 +137,20 @@ func TestWriterShowsAWordAsItComesAndMovesItWhole(t *testing.T) {
 	w.Flush()
 	if got := scr.Text(); got != "hello\nworldwide\nand" {
 		t.Errorf("the screen reads %q", got)
+	}
+}
+
+// BenchmarkWriter renders a command's output of plain text and some
+// escapes, wrapped at 100 columns, in pieces as a stream comes.
+func BenchmarkWriter(b *testing.B) {
+	line := "ok  github.com/wisp-sh/wisp/internal/render 0.012s \x1b[32mPASS\x1b[0m and \x1b]0;t\x07 words\n"
+	text := strings.Repeat(line, 1<<14)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		w := NewWriter(io.Discard, func() int { return 100 })
+		for i := 0; i < len(text); i += 4096 {
+			w.WriteString(text[i:min(i+4096, len(text))])
+		}
+		w.Flush()
 	}
 }

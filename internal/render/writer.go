@@ -32,6 +32,9 @@ type Writer struct {
 	shown     int    // of its columns, how many are on the screen
 	shownLen  int    // and its bytes
 	held      string // a tail that may continue in the next piece
+
+	cols int    // the width, read once per call
+	buf  []byte // what the call rendered, written at its end
 }
 
 // NewWriter renders onto w, wrapping at width() (nil: no wrapping).
@@ -41,6 +44,8 @@ func NewWriter(w io.Writer, width func() int) *Writer {
 
 // WriteString renders s, someone else's text.
 func (w *Writer) WriteString(s string) {
+	w.begin()
+	defer w.end()
 	s = w.held + s
 	w.held = ""
 	s, w.held = splitTail(s)
@@ -52,12 +57,20 @@ func (w *Writer) WriteString(s string) {
 // Raw writes wisp's own bytes (a style of its palette) as they are,
 // after what was kept: they take no column.
 func (w *Writer) Raw(seq string) {
+	w.begin()
+	defer w.end()
 	w.flushWord()
-	io.WriteString(w.w, seq)
+	w.put(seq)
 }
 
 // Flush writes the kept tail and word.
 func (w *Writer) Flush() {
+	w.begin()
+	defer w.end()
+	w.flush()
+}
+
+func (w *Writer) flush() {
 	if w.held != "" {
 		held := w.held
 		w.held = ""
@@ -75,18 +88,31 @@ func (w *Writer) AtLineStart() bool { return w.col == 0 && w.word.Len() == 0 && 
 
 // EndLine flushes and ends the line unless it is at a line's start.
 func (w *Writer) EndLine() {
-	w.Flush()
+	w.begin()
+	defer w.end()
+	w.flush()
 	if w.col != 0 {
 		w.newline()
 	}
 }
 
-func (w *Writer) width() int {
-	if w.Width == nil {
-		return 0
+// begin reads the width once for a call; end writes what the call
+// rendered, in one write.
+func (w *Writer) begin() {
+	w.cols = 0
+	if w.Width != nil {
+		w.cols = w.Width()
 	}
-	return w.Width()
 }
+
+func (w *Writer) end() {
+	if len(w.buf) > 0 {
+		w.w.Write(w.buf)
+		w.buf = w.buf[:0]
+	}
+}
+
+func (w *Writer) put(s string) { w.buf = append(w.buf, s...) }
 
 func (w *Writer) rune(r rune) {
 	switch r {
@@ -102,20 +128,20 @@ func (w *Writer) rune(r rune) {
 		w.flushWord()
 		w.writeSpaces()
 		next := (w.col/tabWidth + 1) * tabWidth
-		if width := w.width(); width > 0 && next >= width {
+		if width := w.cols; width > 0 && next >= width {
 			w.newline()
 			return
 		}
-		io.WriteString(w.w, "\t")
+		w.put("\t")
 		w.col = next
 	default:
 		w.word.WriteRune(r)
 		rw := runewidth.RuneWidth(r)
 		w.wordWidth += rw
-		width := w.width()
+		width := w.cols
 		if w.shown == w.wordWidth-rw && (width <= 0 || w.col+w.lead()+rw < width) {
 			w.writeSpaces() // the word's first column: its spaces first
-			io.WriteString(w.w, string(r))
+			w.buf = utf8.AppendRune(w.buf, r)
 			w.col += rw
 			w.shown, w.shownLen = w.wordWidth, w.word.Len()
 			return
@@ -135,7 +161,7 @@ func (w *Writer) lead() int {
 }
 
 func (w *Writer) newline() {
-	io.WriteString(w.w, "\n")
+	w.put("\n")
 	w.col, w.spaces = 0, 0
 }
 
@@ -143,10 +169,10 @@ func (w *Writer) newline() {
 func (w *Writer) writeSpaces() {
 	n := w.spaces
 	w.spaces = 0
-	if width := w.width(); width > 0 && w.col+n >= width {
+	if width := w.cols; width > 0 && w.col+n >= width {
 		n = max(0, width-w.col-1)
 	}
-	io.WriteString(w.w, strings.Repeat(" ", n))
+	w.put(strings.Repeat(" ", n))
 	w.col += n
 }
 
@@ -161,12 +187,12 @@ func (w *Writer) flushWord() {
 	rest := word[w.shownLen:]
 	w.word.Reset()
 	w.wordWidth, w.shown, w.shownLen = 0, 0, 0
-	width := w.width()
+	width := w.cols
 	restWidth := ww - shown
 	switch {
 	case width <= 0 || w.col+restWidth <= width && shown > 0:
 		w.writeSpaces()
-		io.WriteString(w.w, rest)
+		w.put(rest)
 		w.col += restWidth
 		if width > 0 && w.col >= width {
 			w.newline()
@@ -175,7 +201,7 @@ func (w *Writer) flushWord() {
 	case shown > 0 && w.col > shown:
 		// Its start is on the screen and the rest does not fit: take the
 		// start back, and write the word whole on the next line.
-		io.WriteString(w.w, strings.Repeat("\b", shown)+strings.Repeat(" ", shown))
+		w.put(strings.Repeat("\b", shown)+strings.Repeat(" ", shown))
 		w.newline()
 		rest = word
 	case shown == 0 && w.col > 0 && w.col+w.spaces+ww > width:
@@ -188,7 +214,7 @@ func (w *Writer) flushWord() {
 		if w.col+rw > width && w.col > 0 {
 			w.newline()
 		}
-		io.WriteString(w.w, string(r))
+		w.buf = utf8.AppendRune(w.buf, r)
 		w.col += rw
 	}
 	if w.col >= width {
@@ -228,8 +254,10 @@ func (w *Writer) Passthrough(s string) {
 	if s == "" {
 		return
 	}
+	w.begin()
+	defer w.end()
 	w.flushWord()
-	io.WriteString(w.w, s)
+	w.put(s)
 	if i := strings.LastIndexAny(s, "\r\n"); i >= 0 {
 		w.col = runewidth.StringWidth(s[i+1:])
 		return

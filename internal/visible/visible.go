@@ -41,5 +41,8 @@ func Line(s string) string {
 // format character (bidirectional controls, zero-width characters), or a
 // line or paragraph separator, which some terminals take as a newline.
 func Hidden(r rune) bool {
+	if r < 0x80 { // most text: no table to search
+		return r < 0x20 || r == 0x7f
+	}
 	return unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp)
 }
