@@ -201,7 +201,7 @@ func (w *Writer) flushWord() {
 	case shown > 0 && w.col > shown:
 		// Its start is on the screen and the rest does not fit: take the
 		// start back, and write the word whole on the next line.
-		w.put(strings.Repeat("\b", shown)+strings.Repeat(" ", shown))
+		w.put(strings.Repeat("\b", shown) + strings.Repeat(" ", shown))
 		w.newline()
 		rest = word
 	case shown == 0 && w.col > 0 && w.col+w.spaces+ww > width:
