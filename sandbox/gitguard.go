@@ -450,7 +450,7 @@ func (f *fixer) sanitizeGitDir(dir, top string, depth int) {
 	for _, c := range []string{"config", "config.worktree"} {
 		f.sanitizeConfig(filepath.Join(dir, c), fileState{})
 	}
-	f.cleanFolder(filepath.Join(dir, "hooks"), kindHooks)
+	f.cleanNewHooks(filepath.Join(dir, "hooks"))
 	f.cleanFolder(filepath.Join(dir, "info"), kindInfo)
 	if common := readGitPointer(filepath.Join(dir, "commondir"), dir); common != "" {
 		f.sanitizeGitDir(common, top, depth+1)
@@ -513,6 +513,37 @@ func (f *fixer) cleanFolder(p string, kind watchKind) {
 			f.remove(filepath.Join(p, name), "removed")
 		}
 	}
+}
+
+// cleanNewHooks is cleanFolder for the hooks of a repository the command
+// made: a hook git init copied from the person's template (one the command
+// could not write) stays, byte for byte and mode for mode.
+func (f *fixer) cleanNewHooks(p string) {
+	st := statFile(p)
+	if !st.exists || !st.mode.IsDir() {
+		f.cleanFolder(p, kindHooks)
+		return
+	}
+	for name, e := range dirStates(p, statFile) {
+		if !allowedEntry(kindHooks, name, e) && !f.fromTemplate(name, e) {
+			f.remove(filepath.Join(p, name), "removed")
+		}
+	}
+}
+
+func (f *fixer) fromTemplate(name string, st fileState) bool {
+	if !st.mode.IsRegular() || st.info != nil {
+		return false
+	}
+	for _, t := range f.g.env.templateDirs() {
+		if f.writable(t) {
+			continue // a template inside a root is the command's to write
+		}
+		if tmpl := statFile(filepath.Join(t, "hooks", name)); tmpl.mode == st.mode && tmpl.info == nil && bytes.Equal(tmpl.data, st.data) {
+			return true
+		}
+	}
+	return false
 }
 
 // allowedEntry: git never runs a *.sample hook, and info/exclude and

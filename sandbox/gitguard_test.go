@@ -310,6 +310,25 @@ func TestGitPutBackKeepsWhatWorks(t *testing.T) {
 	f.git(f.proj, "commit", "-q", "--allow-empty", "-m", "after")
 }
 
+// TestGitPutBackKeepsTemplateHooks: a hook git init copies from the
+// person's template into a repository the command made stays; one the
+// command added beside it goes.
+func TestGitPutBackKeepsTemplateHooks(t *testing.T) {
+	f := newGitFixture(t)
+	template := filepath.Join(f.dir, "template")
+	writeFile(t, filepath.Join(template, "hooks/pre-push"), "#!/bin/sh\nexit 0\n", 0o755)
+	f.git(f.proj, "config", "--global", "init.templateDir", template)
+	snap := f.spec().SnapshotGit()
+	f.mustSh(f.proj, `git init -q sub && printf '#!/bin/sh\n"$PROGRAM"\n' > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit`)
+	done := snap.PutBack()
+	if len(done) != 1 || done[0].Path != filepath.Join(f.proj, "sub/.git/hooks/pre-commit") {
+		t.Fatalf("the put-back did %s, want only the planted pre-commit removed", describePutBacks(done, f.proj))
+	}
+	if !exists(filepath.Join(f.proj, "sub/.git/hooks/pre-push")) {
+		t.Fatal("the hook from the person's template was removed")
+	}
+}
+
 // TestGitPutBackStaysInTheRoots: a hooks folder swapped for a link to a
 // folder outside the roots, or to wisp's home, is put back without
 // touching what the link led to.

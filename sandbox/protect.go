@@ -11,8 +11,9 @@ import (
 // platform's installs put them. All candidates count, set or not today, so
 // that a later change of environment does not open what this one closed.
 type gitEnv struct {
-	home    string
-	configs []string
+	home     string
+	configs  []string
+	template string // GIT_TEMPLATE_DIR, or ""
 }
 
 // newGitEnv lists the config files git reads for every repository: the
@@ -30,7 +31,30 @@ func newGitEnv(home string, getenv func(string) string) gitEnv {
 			configs = appendNew(configs, filepath.Clean(p))
 		}
 	}
-	return gitEnv{home: home, configs: configs}
+	template := getenv("GIT_TEMPLATE_DIR")
+	if !filepath.IsAbs(template) {
+		template = ""
+	}
+	return gitEnv{home: home, configs: configs, template: template}
+}
+
+// templateDirs are the folders git init copies a new repository's hooks
+// from: GIT_TEMPLATE_DIR, init.templateDir of the person's configs, and
+// the system's own.
+func (e gitEnv) templateDirs() []string {
+	dirs := []string{"/usr/share/git-core/templates", "/usr/local/share/git-core/templates",
+		"/opt/homebrew/share/git-core/templates", "/Library/Developer/CommandLineTools/usr/share/git-core/templates"}
+	if e.template != "" {
+		dirs = appendNew(dirs, filepath.Clean(e.template))
+	}
+	for _, c := range e.configs {
+		if t := gitConfigValue(c, "init", "templatedir"); t != "" {
+			if t = expandHome(t, e.home); filepath.IsAbs(t) {
+				dirs = appendNew(dirs, filepath.Clean(t))
+			}
+		}
+	}
+	return dirs
 }
 
 // Bounds on what wisp follows: git's own limit on nested includes is 10;
