@@ -443,3 +443,22 @@ func benchmarkGitGuard(b *testing.B, n int) {
 		}
 	}
 }
+
+func TestPutBackWording(t *testing.T) {
+	items := []PutBack{
+		{Path: "/p/.git/commondir", Action: "removed"},
+		{Path: "/p/.git/config", Action: "took core.fsmonitor out of"},
+		{Path: "/p/sub/.git/hooks", Action: "restored", Err: errNotRegular},
+	}
+	if got, want := PutBackLine(items, ""), "sandbox: put back what the command wrote where git would have run it at the person's next git command: "+
+		"removed /p/.git/commondir; took core.fsmonitor out of /p/.git/config; "+
+		"could not put back /p/sub/.git/hooks (not a regular file): check it before you run git there"; got != want {
+		t.Errorf("PutBackLine:\n got %q\nwant %q", got, want)
+	}
+	if got, want := PutBackNote(items[:1], "/p"), "· the sandbox put back what the command wrote where your git would have run it: removed .git/commondir"; got != want {
+		t.Errorf("PutBackNote:\n got %q\nwant %q", got, want)
+	}
+	if PutBackLine(nil, "/p") != "" || PutBackNote(nil, "/p") != "" {
+		t.Error("nothing put back, yet a line")
+	}
+}
