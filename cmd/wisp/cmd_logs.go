@@ -8,10 +8,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf16"
 
 	"github.com/spf13/cobra"
 	"github.com/wisp-sh/wisp/audit"
 	"github.com/wisp-sh/wisp/internal/render"
+	"github.com/wisp-sh/wisp/internal/visible"
 )
 
 // logsOptions are the flags of `wisp logs`.
@@ -56,7 +58,7 @@ func runLogs(ctx context.Context, app *App, opts logsOptions) error {
 	if err != nil {
 		return err
 	}
-	p := &logsPrinter{app: app, json: opts.json}
+	p := &logsPrinter{app: app, json: opts.json, tty: isTerminal(app.Stdout)}
 	filter.OnMalformed = p.malformed
 	if opts.follow {
 		err = audit.Follow(ctx, home, filter, p.print)
@@ -134,6 +136,7 @@ func parseDays(s string) (time.Duration, error) {
 type logsPrinter struct {
 	app     *App
 	json    bool
+	tty     bool // --json on a terminal: invisible characters as \u escapes
 	shown   int
 	skipped int
 	first   audit.Malformed
@@ -142,7 +145,11 @@ type logsPrinter struct {
 func (p *logsPrinter) print(r audit.Record) error {
 	p.shown++
 	if p.json {
-		_, err := fmt.Fprintf(p.app.Stdout, "%s\n", r.Raw)
+		raw := string(r.Raw)
+		if p.tty {
+			raw = jsonVisible(raw)
+		}
+		_, err := fmt.Fprintf(p.app.Stdout, "%s\n", raw)
 		return err
 	}
 	// The summary holds commands and paths others wrote: rendered, so
@@ -178,4 +185,25 @@ func (p *logsPrinter) reportNone(opts logsOptions) {
 		what = append(what, "since "+opts.since)
 	}
 	fmt.Fprintf(p.app.Stderr, "wisp: no events match (%s)\n", strings.Join(what, ", "))
+}
+
+// jsonVisible writes the characters a terminal would obey or hide (C1
+// controls, bidirectional and zero-width characters, which JSON may carry
+// as they are) as \u escapes: the line stays the same JSON, and a person
+// reading it on a terminal sees them.
+func jsonVisible(line string) string {
+	if !strings.ContainsFunc(line, visible.Hidden) {
+		return line
+	}
+	var b strings.Builder
+	for _, r := range line {
+		if !visible.Hidden(r) {
+			b.WriteRune(r)
+			continue
+		}
+		for _, u := range utf16.Encode([]rune{r}) {
+			fmt.Fprintf(&b, `\u%04x`, u)
+		}
+	}
+	return b.String()
 }
