@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -57,7 +58,7 @@ func newApprovalsPendingCmd(app *App) *cobra.Command {
 				return err
 			}
 			if asJSON {
-				return printPendingJSON(app.Stdout, list)
+				return printPendingJSON(app.Stdout, list, isTerminal(app.Stdout))
 			}
 			return printPending(app.Stdout, list, app.Now(), isTerminal(app.Stdout))
 		},
@@ -114,14 +115,25 @@ type pendingJSON struct {
 	Digest  string `json:"digest"`
 }
 
-func printPendingJSON(w io.Writer, list []pending.Pending) error {
+// printPendingJSON writes the requests as JSON; on a terminal, with the
+// characters it would obey or hide as \u escapes (jsonVisible).
+func printPendingJSON(w io.Writer, list []pending.Pending, tty bool) error {
 	out := make([]pendingJSON, 0, len(list))
 	for _, p := range list {
 		out = append(out, pendingJSON{p.Request, p.Binding, pending.Digest(p.Binding)})
 	}
-	enc := json.NewEncoder(w)
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	text := b.String()
+	if tty {
+		text = jsonVisible(text)
+	}
+	_, err := io.WriteString(w, text)
+	return err
 }
 
 func newApprovalsAnswerCmd(app *App, decision string) *cobra.Command {

@@ -192,12 +192,12 @@ func (p *logsPrinter) reportNone(opts logsOptions) {
 // as they are) as \u escapes: the line stays the same JSON, and a person
 // reading it on a terminal sees them.
 func jsonVisible(line string) string {
-	if !strings.ContainsFunc(line, visible.Hidden) {
+	if !strings.ContainsFunc(line, jsonHidden) {
 		return line
 	}
 	var b strings.Builder
 	for _, r := range line {
-		if !visible.Hidden(r) {
+		if !jsonHidden(r) {
 			b.WriteRune(r)
 			continue
 		}
@@ -207,3 +207,7 @@ func jsonVisible(line string) string {
 	}
 	return b.String()
 }
+
+// jsonHidden is what jsonVisible escapes: JSON's whitespace between
+// tokens stays (inside a string, the encoder escaped it already).
+func jsonHidden(r rune) bool { return r != '\n' && r != '\t' && r != '\r' && visible.Hidden(r) }

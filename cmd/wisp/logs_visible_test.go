@@ -14,6 +14,9 @@ func TestLogsJSONOnATerminalShowsHiddenCharacters(t *testing.T) {
 	if got != want {
 		t.Errorf("jsonVisible = %s\nwant          %s", got, want)
 	}
+	if indented := "[\n  {\n\t\"a\": \"\u202e\"\r\n}]"; jsonVisible(indented) != "[\n  {\n\t\"a\": \"\\u202e\"\r\n}]" {
+		t.Errorf("JSON's whitespace was escaped: %q", jsonVisible(indented))
+	}
 	var a, b map[string]string
 	if json.Unmarshal([]byte(raw), &a) != nil || json.Unmarshal([]byte(got), &b) != nil || a["command"] != b["command"] {
 		t.Errorf("the line no longer reads as the same JSON: %q vs %q", a, b)
