@@ -246,8 +246,10 @@ func (p *sedParser) command() string {
 		}
 		delim := p.s[p.i]
 		p.i++
-		if !p.part(delim, false) || !p.part(delim, false) {
-			return sedUnreadable
+		for range 2 { // y/SOURCE/DEST/: two parts, each up to the delimiter
+			if !p.part(delim, false) {
+				return sedUnreadable
+			}
 		}
 	case 'q', 'Q', 'l', 'L':
 		p.blanks()
