@@ -127,7 +127,7 @@ func (e *Editor) handle(k key) (line string, done bool, err error) {
 	case keyEnter:
 		line := e.text()
 		e.end("\r\n")
-		if strings.TrimSpace(line) != "" {
+		if e.history != nil {
 			e.history.Add(line)
 		}
 		return line, true, nil
@@ -284,6 +284,12 @@ func (e *Editor) cells() (cs []cell, cursor int) {
 	cursor = len(cs) + e.pos
 	for i, p := range e.line {
 		switch {
+		case p.paste != "" && i == 0 && marks > 0:
+			// The paste holds the marks: they show before it, in their
+			// colour, and the line runs as a command on Enter.
+			label := e.text()[:marks] + fmt.Sprintf("[pasted %d lines]", strings.Count(p.paste, "\n")+1)
+			cs = append(cs, cell{label, sgr, len(label)})
+			marks = 0
 		case p.paste != "":
 			label := fmt.Sprintf("[pasted %d lines]", strings.Count(p.paste, "\n")+1)
 			cs = append(cs, cell{label, sgrDim, len(label)})

@@ -171,3 +171,17 @@ func TestEditorBurstIsAPaste(t *testing.T) {
 		t.Errorf("read %q", r.line)
 	}
 }
+
+// A paste of several lines that starts with !! shows its marks: on Enter
+// it runs as a command outside the sandbox, and the person can see so.
+func TestEditorPastedCommandShowsItsMarks(t *testing.T) {
+	ed, master, scr := editorOnPTY(t)
+	got := readAsync(ed)
+	waitScreen(t, scr, "›")
+	master.Write([]byte("\x1b[200~!!make\rmake install\x1b[201~"))
+	waitScreen(t, scr, "› !![pasted 2 lines]")
+	master.Write([]byte("\r"))
+	if r := <-got; r.line != "!!make\nmake install" {
+		t.Errorf("read %q", r.line)
+	}
+}
