@@ -14,11 +14,10 @@ import (
 // git (its global config), a program that leaves a mark when git runs it,
 // and the spec wisp would build for the repository as its launch folder.
 type gitFixture struct {
-	t                  *testing.T
-	dir, proj, home    string
-	wispHome, program  string
-	marker             string
-	globalGitconfigLen int
+	t                 *testing.T
+	dir, proj, home   string
+	wispHome, program string
+	marker            string
 }
 
 func newGitFixture(t *testing.T) *gitFixture {
