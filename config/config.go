@@ -34,8 +34,12 @@ type Sandbox struct {
 	// AllowUnixSockets lets confined commands open Unix sockets (docker,
 	// ssh-agent, gpg-agent, D-Bus). Off, they may not: through a socket,
 	// systemd --user, tmux or docker run a command outside the sandbox.
-	AllowUnixSockets bool     `json:"allowUnixSockets"`
-	WritablePaths    []string `json:"writablePaths"`
+	AllowUnixSockets bool `json:"allowUnixSockets"`
+	// AllowBackground lets the processes a confined command starts in the
+	// background (a daemon, setsid, nohup) outlive its run. Off, every one
+	// ends with the run.
+	AllowBackground bool     `json:"allowBackground"`
+	WritablePaths   []string `json:"writablePaths"`
 	// DenyRead adds to the default list of secrets no confined command
 	// may read; AllowRead takes entries of either back.
 	DenyRead    []string    `json:"denyRead"`

@@ -40,6 +40,7 @@ var schema = &field{kind: kindObject, fields: map[string]*field{
 			"allowNetwork":        {kind: kindBool},
 			"allowOutsideSandbox": {kind: kindBool},
 			"allowUnixSockets":    {kind: kindBool},
+			"allowBackground":     {kind: kindBool},
 			"writablePaths":       {kind: kindStrings},
 			"denyRead":            {kind: kindStrings},
 			"allowRead":           {kind: kindStrings},

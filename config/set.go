@@ -18,6 +18,7 @@ var SettableKeys = []string{
 	"commandPolicy.sandbox.allowOutsideSandbox",
 	"commandPolicy.sandbox.allowNetwork",
 	"commandPolicy.sandbox.allowUnixSockets",
+	"commandPolicy.sandbox.allowBackground",
 	"approval.threshold",
 	"approval.outOfBand",
 	"model.name",

@@ -34,6 +34,11 @@ type execSpec struct {
 	server       *sandbox.Server
 	servedArgv   []string // the unwrapped command line for server
 	serverFailed func()
+	// supervised is set when the sandbox helper stays as the command's
+	// parent and ends every process it leaves (sandbox.WithReport): the
+	// time limit's SIGTERM goes to the helper, which passes it to every
+	// one of them, even those that left the group.
+	supervised bool
 }
 
 // procAttr is spec's attributes with a new process group, or with a new
@@ -57,6 +62,11 @@ type execResult struct {
 	timedOut bool
 	canceled bool
 	duration time.Duration
+	// stopped counts the processes the command left running, which the
+	// sandbox helper stopped when it ended; leftRunning says that its
+	// group still had processes when it ended, where none are stopped.
+	stopped     int
+	leftRunning bool
 }
 
 // defaultGrace is how long a command has to end after SIGTERM.
@@ -82,9 +92,15 @@ func execute(ctx context.Context, spec execSpec) (execResult, error) {
 		}
 		// It certainly did not run: the per-command helper runs it, still confined.
 	}
+	report, err := spec.supervise()
+	if err != nil {
+		return execResult{}, err
+	}
+	defer report.Close()
 	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
 	cmd.Dir, cmd.Env = spec.dir, spec.env
 	cmd.SysProcAttr = spec.procAttr(false)
+	cmd.ExtraFiles = report.extraFiles()
 	stdin, closeStdin, err := openStdin(spec.stdin)
 	if err != nil {
 		return execResult{}, err
@@ -105,10 +121,12 @@ func execute(ctx context.Context, spec execSpec) (execResult, error) {
 		return execResult{}, fmt.Errorf("start %s: %w", spec.argv[0], err)
 	}
 	pw.Close()
+	report.started()
 	copied := make(chan struct{})
 	go func() { io.Copy(spec.out, pr); close(copied) }()
 	res := waitGroup(ctx, cmd, spec)
 	drain(pr, copied, cmd.Process.Pid)
+	res.stopped = report.read()
 	res.duration = time.Since(start)
 	return res, nil
 }
@@ -144,23 +162,34 @@ func waitLeader(ctx context.Context, pid int, done <-chan int, spec execSpec) ex
 	select {
 	case code := <-done:
 		res.exitCode = code
+		res.leftRunning = pid > 0 && syscall.Kill(-pid, 0) == nil
 		return res
 	case <-limit:
 		res.timedOut = true
 	case <-ctx.Done():
 		res.canceled = true
 	}
-	res.exitCode = endGroup(pid, done, spec.grace)
+	res.exitCode = endGroup(pid, done, spec.grace, spec.supervised)
 	return res
 }
 
 // endGroup sends SIGTERM to the group, then SIGKILL if it is still there
-// after grace, and returns the leader's exit code.
-func endGroup(pgid int, done <-chan int, grace time.Duration) int {
+// after grace, and returns the leader's exit code. A supervising helper
+// gets the SIGTERM alone: it passes it to every process of the command,
+// and kills them all itself before wisp would kill it with the group.
+// pgid 0 is a command already reaped: no group is left to signal.
+func endGroup(pgid int, done <-chan int, grace time.Duration, supervised bool) int {
 	if grace <= 0 {
 		grace = defaultGrace
 	}
-	_ = syscall.Kill(-pgid, syscall.SIGTERM)
+	if pgid <= 0 {
+		return <-done
+	}
+	first := -pgid
+	if supervised {
+		first = pgid
+	}
+	_ = syscall.Kill(first, syscall.SIGTERM)
 	t := time.NewTimer(grace)
 	defer t.Stop()
 	select {
@@ -183,7 +212,9 @@ func drain(pr *os.File, copied <-chan struct{}, pgid int) {
 		return
 	case <-time.After(200 * time.Millisecond):
 	}
-	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	if pgid > 0 {
+		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	}
 	select {
 	case <-copied:
 	case <-time.After(time.Second):

@@ -23,8 +23,14 @@ import (
 // and the refusal check. The command leads a session of its own, so the
 // time limit ends its whole group as for any command.
 func executePTY(ctx context.Context, spec execSpec) (execResult, error) {
+	report, err := spec.supervise()
+	if err != nil {
+		return execResult{}, err
+	}
+	defer report.Close()
 	cmd := exec.Command(spec.argv[0], spec.argv[1:]...)
 	cmd.Dir, cmd.Env = spec.dir, spec.env
+	cmd.ExtraFiles = report.extraFiles()
 	// Raw before the command starts: a Ctrl-C typed the moment it prints
 	// must reach it as a key, not be taken by the person's terminal.
 	restore := rawMode(spec.terminal)
@@ -33,6 +39,7 @@ func executePTY(ctx context.Context, spec execSpec) (execResult, error) {
 		restore()
 		return execResult{}, fmt.Errorf("start %s on a pseudo-terminal: %w", spec.argv[0], err)
 	}
+	report.started()
 	start := time.Now()
 	stopResize := forwardResizes(spec.terminal, master)
 	stopInput := forwardInput(spec.terminal, master)
@@ -40,6 +47,7 @@ func executePTY(ctx context.Context, spec execSpec) (execResult, error) {
 	go func() { io.Copy(spec.out, master); close(copied) }()
 	res := waitGroup(ctx, cmd, spec)
 	drain(master, copied, cmd.Process.Pid)
+	res.stopped = report.read()
 	stopInput()
 	stopResize()
 	restore()

@@ -26,9 +26,10 @@ func executeServed(ctx context.Context, spec execSpec) (execResult, error) {
 		return execResult{}, fmt.Errorf("%w: make the output pipe: %w", sandbox.ErrNotStarted, err)
 	}
 	start := time.Now()
+	var stopped int
 	pid, wait, err := spec.server.Start(sandbox.ServeRequest{
 		Argv: spec.servedArgv, Dir: spec.dir, Env: envOf(spec.env),
-		Stdin: stdin, Stdout: pw, Stderr: pw,
+		Stdin: stdin, Stdout: pw, Stderr: pw, Stopped: &stopped,
 	})
 	pw.Close()
 	if err != nil {
@@ -41,6 +42,7 @@ func executeServed(ctx context.Context, spec execSpec) (execResult, error) {
 	go func() { done <- servedCode(wait()) }()
 	res := waitLeader(ctx, pid, done, spec)
 	drain(pr, copied, pid)
+	res.stopped = stopped // set before done was
 	res.duration = time.Since(start)
 	return res, nil
 }

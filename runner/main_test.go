@@ -12,5 +12,8 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperCommand {
 		os.Exit(sandbox.HelperMain(os.Args[2:]))
 	}
+	if v := os.Getenv(childEnv); v != "" {
+		os.Exit(childWisp(v == "true"))
+	}
 	os.Exit(m.Run())
 }

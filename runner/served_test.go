@@ -96,7 +96,9 @@ func TestServedHelperStoppedByItsCommand(t *testing.T) {
 	case how := <-done:
 		// It either ended unknown (the helper said "started" and then
 		// stopped) or was not run again (it stopped before saying so).
-		if !strings.Contains(how, "exit status unknown") && !strings.Contains(how, "not run again") {
+		// Or, where the helper is the init of a PID namespace, the stop
+		// was lost and the command ended as it would.
+		if !strings.Contains(how, "exit status unknown") && !strings.Contains(how, "not run again") && !strings.Contains(how, "[exit status 0]") {
 			t.Errorf("the run that stopped its helper: %s", how)
 		}
 	case <-time.After(8 * time.Second):

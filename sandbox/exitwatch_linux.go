@@ -1,7 +1,10 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
+	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -28,7 +31,15 @@ func watchExit(pid int) *exitWatch {
 	if err != nil {
 		return w
 	}
-	w.file = os.NewFile(uintptr(fd), "pidfd")
+	return watchPidfd(os.NewFile(uintptr(fd), "pidfd"))
+}
+
+// watchPidfd watches the process pidfd (opened non-blocking, so that it
+// is pollable) refers to, and closes pidfd when closed. A pidfd passed by
+// the served helper works across its PID namespace, and names its process
+// even once the pid is reused.
+func watchPidfd(pidfd *os.File) *exitWatch {
+	w := &exitWatch{ended: make(chan struct{}), file: pidfd}
 	rc, err := w.file.SyscallConn()
 	if err != nil {
 		return w
@@ -50,4 +61,24 @@ func (w *exitWatch) Close() {
 	if w.file != nil {
 		w.file.Close()
 	}
+}
+
+// pidfdPid is the pid of the process pidfd refers to, as this process
+// sees it (its fdinfo's Pid), or 0 when that process has been reaped or
+// lies outside what this process can see.
+func pidfdPid(pidfd int) int {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/self/fdinfo/%d", pidfd))
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "Pid:"); ok {
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 0 {
+				return 0
+			}
+			return n
+		}
+	}
+	return 0
 }

@@ -12,3 +12,7 @@ func ShortenServeTimeouts(t *testing.T, start, done time.Duration) {
 	startReplyTimeout, doneReplyGrace = start, done
 	t.Cleanup(func() { startReplyTimeout, doneReplyGrace = oldStart, oldDone })
 }
+
+// ServingPid is the served helper's pid as wisp sees it (in its own PID
+// namespace it is 1 to itself and its commands).
+func ServingPid(s *Server) int { return s.servingPid }

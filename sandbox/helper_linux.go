@@ -55,8 +55,9 @@ func confineAndExec(h helperArgs) (int, error) {
 		if err := enterNamespace(h, ops); err != nil {
 			return 0, err
 		}
+		mountOwnProc() // in the helper's PID namespace, if it has one
 	}
-	if err := dropCapabilities(os.Geteuid(), !h.noNetwork, h.serve); err != nil {
+	if err := dropCapabilities(os.Geteuid(), !h.noNetwork, h.confinesAllThreads()); err != nil {
 		return 0, err
 	}
 	cfg := landlockConfig(features, !h.noNetwork)
@@ -65,21 +66,24 @@ func confineAndExec(h helperArgs) (int, error) {
 		return 0, err
 	}
 	// A helper that execs next leaves only this thread, so confining it
-	// is enough. A served helper lives on with the Go runtime's other
-	// threads, and they are confined too: a command shares the helper's
-	// domain, and whatever it could make the helper run must be as
-	// confined as the command itself.
-	if err := restrict(cfg, rules, h.serve); err != nil {
+	// is enough. A served helper, or one that stays as the command's
+	// parent, lives on with the Go runtime's other threads, and they are
+	// confined too: a command shares the helper's domain, and whatever it
+	// could make the helper run must be as confined as the command itself.
+	if err := restrict(cfg, rules, h.confinesAllThreads()); err != nil {
 		return 0, err
 	}
 	if features.SocketFilter {
 		rules := filterRules{networkOff: h.noNetwork, unixOff: !h.unixSockets, noView: !viewed}
-		if err := installFilter(rules, h.serve); err != nil {
+		if err := installFilter(rules, h.confinesAllThreads()); err != nil {
 			return 0, err
 		}
 	}
 	if h.serve {
-		return serveRequests(os.NewFile(serverFD, "wisp"))
+		return serveRequests(os.NewFile(serverFD, "wisp"), h.background)
+	}
+	if !h.background { // the command's processes end with it
+		return superviseCommand(h)
 	}
 	err = syscall.Exec(h.argv[0], h.argv, os.Environ())
 	return 0, fmt.Errorf("run %s: %w", h.argv[0], err)

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 )
 
 // HelperCommand is the hidden subcommand wisp re-executes itself as to
@@ -15,6 +17,43 @@ const HelperCommand = "__sandbox-exec"
 // HelperFailedStatus is the helper's exit status when it cannot confine the
 // command (as env and timeout use 125 for their own failures).
 const HelperFailedStatus = 125
+
+// reportFD is where a helper run with --report tells wisp how many
+// processes the command left running (ReadReport reads it).
+const reportFD = 3
+
+// ReportFlag asks the helper to report on descriptor 3, which the caller
+// passes (ExtraFiles[0]); WithReport adds it to a helper's argv.
+const ReportFlag = "--report"
+
+// WithReport returns argv, a helper's (from Command or CommandAttr), with
+// ReportFlag added, or argv itself when it is not the helper's.
+func WithReport(argv []string) []string {
+	if len(argv) < 2 || argv[1] != HelperCommand {
+		return argv
+	}
+	for _, a := range argv[2:] {
+		if a == "--" {
+			break
+		}
+		if a == "--background" || a == ReportFlag { // the helper does not stay, or already reports
+			return argv
+		}
+	}
+	return append([]string{argv[0], HelperCommand, ReportFlag}, argv[2:]...)
+}
+
+// ReadReport reads what the helper wrote on its report descriptor: how
+// many processes the command left running and the helper stopped. ok is
+// false when the helper said nothing (it did not supervise the command).
+func ReadReport(data []byte) (stopped int, ok bool) {
+	rest, found := strings.CutPrefix(strings.TrimSpace(string(data)), "stopped ")
+	if !found {
+		return 0, false
+	}
+	n, err := strconv.Atoi(rest)
+	return n, err == nil && n >= 0
+}
 
 // helperFailed says why the helper did not run the command.
 func helperFailed(err error) int {
@@ -57,9 +96,14 @@ type helperArgs struct {
 	// they are refused (fail closed: a helper run without it refuses).
 	unixSockets bool
 	ns          Namespace
-	probe       bool     // --probe-ns: try the namespace, print its kind, exit
-	serve       bool     // --serve: once confined, start the commands asked for on fd 3
-	argv        []string // after --: the program and its arguments
+	probe       bool // --probe-ns: try the namespace, print its kind, exit
+	serve       bool // --serve: once confined, start the commands asked for on fd 3
+	// background (--background) lets the command's processes outlive it
+	// (commandPolicy.sandbox.allowBackground): the helper execs the shell
+	// instead of staying as its parent to end them.
+	background bool
+	report     bool     // --report: say on fd 3 how many processes were stopped
+	argv       []string // after --: the program and its arguments
 	// denyRead (--deny-read) are the secrets the command may not read;
 	// allowRead (--allow-read) the entries inside them it may.
 	denyRead, allowRead []string
@@ -93,11 +137,17 @@ func (h helperArgs) encode() []string {
 	if h.serve {
 		args = append(args, "--serve")
 	}
+	if h.background {
+		args = append(args, "--background")
+	}
+	if h.report {
+		args = append(args, ReportFlag)
+	}
 	return append(append(args, "--"), h.argv...)
 }
 
 var errHelperUsage = errors.New("usage: wisp " + HelperCommand +
-	" [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--no-network] [--unix-sockets] [--ns mount|user|none] [--serve] -- /ABSOLUTE/PROGRAM [ARGS]")
+	" [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--no-network] [--unix-sockets] [--ns mount|user|none] [--serve] [--background] [--report] -- /ABSOLUTE/PROGRAM [ARGS]")
 
 // parseHelperArgs reads the helper's flags (the words after HelperCommand).
 func parseHelperArgs(args []string) (helperArgs, error) {
@@ -115,6 +165,10 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 			h.probe = true
 		case "--serve":
 			h.serve = true
+		case "--background":
+			h.background = true
+		case ReportFlag:
+			h.report = true
 		case "--root", "--protect", "--ns", "--deny-read", "--allow-read":
 			if i+1 >= len(args) {
 				return h, fmt.Errorf("%s needs a value; %w", flag, errHelperUsage)
@@ -157,11 +211,19 @@ func (h helperArgs) validate() error {
 	if h.probe {
 		return nil
 	}
+	if h.report && (h.serve || h.background) {
+		return fmt.Errorf("--report is for a helper that stays as the command's parent, not with --serve or --background; %w", errHelperUsage)
+	}
 	if len(h.argv) == 0 || !filepath.IsAbs(h.argv[0]) {
 		return fmt.Errorf("no program to run, or not by absolute path; %w", errHelperUsage)
 	}
 	return nil
 }
+
+// confinesAllThreads says whether the helper lives on beside the command
+// (a served helper, or one that stays as the command's parent) and so
+// must confine every one of its threads, not only the one that execs.
+func (h helperArgs) confinesAllThreads() bool { return h.serve || !h.background }
 
 // readFlags are h's --deny-read and --allow-read flags.
 func readFlags(h helperArgs) []string {

@@ -190,17 +190,42 @@ func (l *Landlock) Command(spec Spec, line string) ([]string, error) {
 
 // CommandAttr is Command for a caller that starts the process with attr:
 // where the helper needs a user namespace, the caller's clone makes it, and
-// the helper skips starting itself again (one start of wisp, not two).
+// the helper skips starting itself again (one start of wisp, not two); the
+// clone makes the helper's PID namespace too (startAttr).
 func (l *Landlock) CommandAttr(spec Spec, line string) ([]string, *syscall.SysProcAttr, error) {
 	h, err := l.helperArgs(spec, line)
 	if err != nil {
 		return nil, nil, err
 	}
-	var attr *syscall.SysProcAttr
-	if h.ns == NamespaceUser {
-		h.ns, attr = namespaceEntered, userNamespaceAttr()
-	}
+	attr := startAttr(&h)
 	return append([]string{l.exe}, h.encode()...), attr, nil
+}
+
+// startAttr is how wisp starts a helper (one command's, or a served one)
+// for h, which it tells which namespace it is in. Namespaces are made at
+// the clone, so that they are every thread's: a user namespace (which only
+// a single-threaded process may unshare), and the mount namespace of a
+// helper that lives on beside its commands. Unless background processes
+// are allowed, the helper is also the first process of a PID namespace
+// where one can be had, whose end is every process's in it, and dies with
+// wisp; without one it ends the command's processes itself when wisp dies.
+func startAttr(h *helperArgs) *syscall.SysProcAttr {
+	attr := &syscall.SysProcAttr{}
+	switch h.ns {
+	case NamespaceUser:
+		h.ns, attr = namespaceEntered, userNamespaceAttr()
+	case NamespaceMount:
+		h.ns, attr.Unshareflags = namespaceUnshared, syscall.CLONE_NEWNS
+	}
+	switch {
+	case h.background:
+	case h.ns == namespaceEntered || h.ns == namespaceUnshared:
+		attr.Cloneflags |= syscall.CLONE_NEWPID
+		attr.Pdeathsig = syscall.SIGKILL
+	default:
+		attr.Pdeathsig = syscall.SIGTERM
+	}
+	return attr
 }
 
 func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
@@ -209,6 +234,7 @@ func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
 		return helperArgs{}, err
 	}
 	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, unixSockets: spec.UnixSockets, ns: NamespaceNone, argv: Plain(line)}
+	h.background = spec.Background
 	h.denyRead, h.allowRead, h.env = spec.DenyRead, spec.AllowRead, spec.CommandEnv(os.Environ())
 	for _, p := range l.protectedInRoots(spec) {
 		if !isUnprotected(checked, p.path) {

@@ -23,7 +23,7 @@ func inOwnMountNamespace() bool {
 	if err != nil {
 		return false
 	}
-	parent, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", os.Getppid()))
+	parent, err := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", parentPid()))
 	return err == nil && parent != own
 }
 

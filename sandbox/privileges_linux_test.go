@@ -178,9 +178,14 @@ func TestServedHelperConfinesEveryThread(t *testing.T) {
 			}
 			defer sv.Close()
 			out, status := serveAndWait(t, sv, p.dir, []string{sandbox.Shell, "-c", "echo $PPID"})
-			pid, err := strconv.Atoi(strings.TrimSpace(out))
+			parent, err := strconv.Atoi(strings.TrimSpace(out))
 			if status != 0 || err != nil {
 				t.Fatalf("the served command's parent: %q (status %d)", out, status)
+			}
+			// In its own PID namespace the helper is 1 to its commands.
+			pid := sandbox.ServingPid(sv)
+			if parent != pid && parent != 1 {
+				t.Fatalf("the served command's parent is %d, not the helper (%d)", parent, pid)
 			}
 			ownMnt, _ := os.Readlink("/proc/self/ns/mnt")
 			tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))

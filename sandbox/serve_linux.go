@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -28,20 +27,34 @@ type startRequest struct {
 }
 
 // startReply answers a request twice: once started (Pid, or Err), and
-// once the command has ended (Done, with its wait status).
+// once the command has ended (Done, with its wait status, and how many
+// processes it left running that the helper stopped). A reply with a pid
+// carries a pidfd of that process (SCM_RIGHTS): in the helper's PID
+// namespace its pid is not the one wisp sees, and the pidfd tells wisp
+// which process it is.
 type startReply struct {
-	ID     uint64 `json:"id"`
-	Pid    int    `json:"pid,omitempty"`
-	Err    string `json:"err,omitempty"`
-	Done   bool   `json:"done,omitempty"`
-	Status uint32 `json:"status,omitempty"`
+	ID      uint64 `json:"id"`
+	Pid     int    `json:"pid,omitempty"`
+	Err     string `json:"err,omitempty"`
+	Done    bool   `json:"done,omitempty"`
+	Status  uint32 `json:"status,omitempty"`
+	Stopped int    `json:"stopped,omitempty"`
+
+	pidfd    *os.File // received with the reply, or nil
+	pidfdNum int      // its descriptor
 }
 
 // serveRequests is the served helper's loop, run on the locked thread
 // that holds the namespace, no_new_privs, Landlock and seccomp: every
 // command forks from this very thread, so it is confined as a single
-// command would be. It returns when wisp closes its end.
-func serveRequests(conn *os.File) (int, error) {
+// command would be. It returns when wisp closes its end, after ending
+// every command still running: none outlives the helper.
+//
+// Unless background processes are allowed, the helper is the reaper of
+// every process its commands start (the init of its PID namespace, or a
+// child subreaper without one), and when a command ends it ends what that
+// command left running (processes.end).
+func serveRequests(conn *os.File, background bool) (int, error) {
 	fd := int(conn.Fd())
 	defer runtime.KeepAlive(conn) // its finalizer would close fd under the loop
 	unix.CloseOnExec(fd)          // the commands must not inherit wisp's socket
@@ -50,38 +63,7 @@ func serveRequests(conn *os.File) (int, error) {
 	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 0, 0, 0, 0); err != nil {
 		return 0, fmt.Errorf("make the served helper undumpable: %w", err)
 	}
-	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
-		return 0, fmt.Errorf("tie the served helper to wisp: %w", err)
-	}
-	var writeMu sync.Mutex
-	reply := func(r startReply) {
-		data, _ := json.Marshal(r)
-		writeMu.Lock()
-		defer writeMu.Unlock()
-		_ = unix.Sendmsg(fd, data, nil, nil, 0)
-	}
-	reply(startReply{Pid: os.Getpid()}) // ready: confined, and serving, as this pid
-	for {
-		req, files, err := readRequest(fd)
-		if err != nil {
-			return 0, nil // wisp is gone (or spoke nonsense): nothing left to serve
-		}
-		proc, err := startServed(req, files)
-		closeAll(files)
-		if err != nil {
-			reply(startReply{ID: req.ID, Err: err.Error()})
-			continue
-		}
-		reply(startReply{ID: req.ID, Pid: proc.Pid})
-		go func() {
-			state, _ := proc.Wait()
-			status := syscall.WaitStatus(0xff00) // unknown: exit 255
-			if state != nil {
-				status = state.Sys().(syscall.WaitStatus)
-			}
-			reply(startReply{ID: req.ID, Done: true, Status: uint32(status)})
-		}()
-	}
+	return 0, newProcesses(fd, background).serve()
 }
 
 // readRequest reads one request and the files that came with it.
@@ -121,21 +103,30 @@ func recvWithFiles(fd int) ([]byte, []*os.File, error) {
 	if n == 0 {
 		return nil, nil, fmt.Errorf("the other end closed the socket")
 	}
+	return buf[:n], passedFiles(oob[:oobn]), nil
+}
+
+// passedFiles are the descriptors a message's control data passed.
+func passedFiles(oob []byte) []*os.File {
 	var files []*os.File
-	msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+	for _, fd := range passedFDs(oob) {
+		files = append(files, os.NewFile(uintptr(fd), "passed"))
+	}
+	return files
+}
+
+func passedFDs(oob []byte) []int {
+	msgs, err := unix.ParseSocketControlMessage(oob)
 	if err != nil {
-		return nil, nil, err
+		return nil
 	}
+	var out []int
 	for _, m := range msgs {
-		fds, err := unix.ParseUnixRights(&m)
-		if err != nil {
-			continue
-		}
-		for _, f := range fds {
-			files = append(files, os.NewFile(uintptr(f), "passed"))
+		if fds, err := unix.ParseUnixRights(&m); err == nil {
+			out = append(out, fds...)
 		}
 	}
-	return buf[:n], files, nil
+	return out
 }
 
 func closeAll(files []*os.File) {

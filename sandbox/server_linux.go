@@ -47,6 +47,10 @@ type ServeRequest struct {
 	Env                   []string
 	Stdin, Stdout, Stderr *os.File
 	Session               bool
+	// Stopped, when set, is set once the command has ended to how many
+	// processes it left running, which the helper stopped before it said
+	// the command was done.
+	Stopped *int
 }
 
 // ErrServerGone is wrapped when the served helper has exited, or was ended
@@ -78,17 +82,13 @@ func (l *Landlock) Serve(spec Spec) (*Server, error) {
 		return nil, err
 	}
 	h.serve, h.argv = true, []string{Shell}
-	attr := &syscall.SysProcAttr{}
-	switch h.ns {
-	case NamespaceUser:
-		h.ns, attr = namespaceEntered, userNamespaceAttr()
-	case NamespaceMount:
-		// Made at the clone, the namespace is every thread's; an unshare
-		// in the helper would be only its calling thread's.
-		h.ns, attr.Unshareflags = namespaceUnshared, syscall.CLONE_NEWNS
-	}
+	// Made at the clone, the namespaces are every thread's; an unshare in
+	// the helper would be only its calling thread's.
+	attr := startAttr(&h)
 	attr.Setpgid = true // out of wisp's group: a Ctrl-C is for the command, not the helper
-	attr.Pdeathsig = syscall.SIGKILL
+	if attr.Pdeathsig == 0 {
+		attr.Pdeathsig = syscall.SIGKILL // background allowed: nothing to end but itself
+	}
 	s, err := startServer(l.exe, h, attr)
 	if err != nil {
 		return nil, err
@@ -113,9 +113,12 @@ func (s *Server) Serves(argv []string) bool {
 		return false
 	}
 	flags := slices.Clone(argv[1 : i+1])
-	for j := range flags { // CommandAttr's second stage is the same confinement
+	for j := range flags { // CommandAttr's namespaces made at the clone are the same confinement
 		if j > 0 && flags[j-1] == "--ns" && flags[j] == string(namespaceEntered) {
 			flags[j] = string(NamespaceUser)
+		}
+		if j > 0 && flags[j-1] == "--ns" && flags[j] == string(namespaceUnshared) {
+			flags[j] = string(NamespaceMount)
 		}
 	}
 	return slices.Equal(flags, s.flags)
@@ -151,8 +154,13 @@ func startServer(exe string, h helperArgs, attr *syscall.SysProcAttr) (*Server, 
 func (s *Server) awaitReady(stderr *bytes.Buffer) error {
 	r, err := s.readReply()
 	if err == nil && r.ID == 0 && r.Err == "" && r.Pid > 0 {
-		s.servingPid = r.Pid // the helper itself, or its second stage in a user namespace
-		return nil
+		// the helper itself, or its second stage in a user namespace, as
+		// wisp sees it: in its own PID namespace it is 1 to itself
+		s.servingPid = r.hostPid()
+		r.close()
+		if s.servingPid > 0 {
+			return nil
+		}
 	}
 	s.conn.Close()
 	_ = s.cmd.Wait()
@@ -166,14 +174,41 @@ func (s *Server) awaitReady(stderr *bytes.Buffer) error {
 func (s *Server) readReply() (startReply, error) {
 	var r startReply
 	buf := make([]byte, 4096)
-	n, _, _, _, err := unix.Recvmsg(int(s.conn.Fd()), buf, nil, 0)
+	oob := make([]byte, unix.CmsgSpace(4))
+	n, oobn, _, _, err := unix.Recvmsg(int(s.conn.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
 	if err != nil {
 		return r, err
 	}
 	if n == 0 {
 		return r, ErrServerGone
 	}
+	if fds := passedFDs(oob[:oobn]); len(fds) > 0 {
+		// Non-blocking before os.NewFile, so that the file is pollable
+		// (watchPidfd waits on it).
+		_ = unix.SetNonblock(fds[0], true)
+		r.pidfd, r.pidfdNum = os.NewFile(uintptr(fds[0]), "pidfd"), fds[0]
+		for _, fd := range fds[1:] {
+			unix.Close(fd)
+		}
+	}
 	return r, json.Unmarshal(buf[:n], &r)
+}
+
+// hostPid is the pid the reply names, as wisp sees it: the pidfd that came
+// with it says which process it is, whatever PID namespace it is in. It is
+// 0 when that process has already been reaped (the command has ended),
+// and r.Pid itself when no pidfd came.
+func (r startReply) hostPid() int {
+	if r.pidfd == nil {
+		return r.Pid
+	}
+	return pidfdPid(r.pidfdNum) // not Fd(), which would make it blocking again
+}
+
+func (r startReply) close() {
+	if r.pidfd != nil {
+		r.pidfd.Close()
+	}
 }
 
 // readReplies hands each reply to the request waiting for it, until the
@@ -209,7 +244,9 @@ func (s *Server) fail(err error) {
 }
 
 // Start starts one command confined; wait returns its wait status once it
-// has ended. The command's process group (or session) id is pid.
+// has ended. The command's process group (or session) id is pid, as wisp
+// sees it; 0 when the command has already ended and been reaped, when
+// there is no group left to signal.
 func (s *Server) Start(req ServeRequest) (pid int, wait func() (syscall.WaitStatus, error), err error) {
 	if len(req.Argv) == 0 {
 		return 0, nil, errors.New("no command to start")
@@ -228,20 +265,36 @@ func (s *Server) Start(req ServeRequest) (pid int, wait func() (syscall.WaitStat
 		return 0, nil, fmt.Errorf("%w: %w", ErrNotStarted, err)
 	}
 	first, err := s.awaitStart(ch)
-	switch {
-	case err != nil:
+	if err != nil {
 		return 0, nil, err
-	case first.Err != "":
-		return 0, nil, fmt.Errorf("%w: start %s confined: %s", ErrNotStarted, req.Argv[0], first.Err)
-	case !s.isOwnLeader(first.Pid):
-		return 0, nil, fmt.Errorf("%w: it named pid %d, not a group leader it started", ErrServerGone, first.Pid)
 	}
-	exited := watchExit(first.Pid)
-	return first.Pid, func() (syscall.WaitStatus, error) {
+	pid = first.hostPid()
+	switch {
+	case first.Err != "":
+		first.close()
+		return 0, nil, fmt.Errorf("%w: start %s confined: %s", ErrNotStarted, req.Argv[0], first.Err)
+	case pid != 0 && !s.isOwnLeader(pid):
+		first.close()
+		return 0, nil, fmt.Errorf("%w: it named pid %d, not a group leader it started", ErrServerGone, pid)
+	}
+	exited := watchStarted(first)
+	return pid, func() (syscall.WaitStatus, error) {
 		defer exited.Close()
 		r, err := s.awaitDone(ch, exited.ended)
+		if req.Stopped != nil {
+			*req.Stopped = r.Stopped
+		}
 		return syscall.WaitStatus(r.Status), err
 	}, nil
+}
+
+// watchStarted watches the command a "started" reply names, by its pidfd
+// when one came (no pid that could be reused meanwhile), by its pid when not.
+func watchStarted(r startReply) *exitWatch {
+	if r.pidfd != nil {
+		return watchPidfd(r.pidfd)
+	}
+	return watchExit(r.Pid)
 }
 
 // awaitStart waits for the helper's "started" or its failure to start.

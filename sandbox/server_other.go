@@ -18,6 +18,7 @@ type ServeRequest struct {
 	Env                   []string
 	Stdin, Stdout, Stderr *os.File
 	Session               bool
+	Stopped               *int
 }
 
 // Start refuses: only Linux has a served helper.

@@ -26,6 +26,9 @@ type Spec struct {
 	// socket through which another program would run a command for them
 	// (systemd --user, tmux, docker) is out of reach.
 	UnixSockets bool
+	// Background is true when the processes a command starts may outlive
+	// its run; false, every one ends with it.
+	Background bool
 	// Skipped are candidate roots that do not exist: nothing creates them.
 	Skipped []string
 	// Unprotected are protected paths the backend cannot keep unwritable on
@@ -66,6 +69,8 @@ type SpecOptions struct {
 	AllowNetwork bool
 	// AllowUnixSockets is commandPolicy.sandbox.allowUnixSockets.
 	AllowUnixSockets bool
+	// AllowBackground is commandPolicy.sandbox.allowBackground.
+	AllowBackground bool
 	// DenyRead, AllowRead and the environment's lists are the config's
 	// commandPolicy.sandbox keys; APIKeyEnv is model.apiKeyEnv, whose
 	// variable confined commands never see.
@@ -90,7 +95,7 @@ func NewSpec(o SpecOptions) (Spec, error) {
 	if err := o.check(); err != nil {
 		return Spec{}, err
 	}
-	spec := Spec{Network: o.AllowNetwork, UnixSockets: o.AllowUnixSockets}
+	spec := Spec{Network: o.AllowNetwork, UnixSockets: o.AllowUnixSockets, Background: o.AllowBackground}
 	if err := spec.addLaunchDir(o.LaunchDir); err != nil {
 		return Spec{}, err
 	}

@@ -3,6 +3,7 @@ package sandbox_test
 import (
 	"errors"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,18 +14,37 @@ import (
 // fresh project folder, ended with the test.
 func servedFor(t testing.TB, exe string) (*sandbox.Server, string) {
 	t.Helper()
+	return servedIn(t, exe, sandbox.NamespaceAuto)
+}
+
+// servedIn is servedFor with the namespace asked for.
+func servedIn(t testing.TB, exe string, ns sandbox.Namespace) (*sandbox.Server, string) {
+	t.Helper()
 	if exe == "" {
 		var err error
 		if exe, err = os.Executable(); err != nil {
 			t.Fatal(err)
 		}
 	}
-	l := newLandlock(t, exe, sandbox.NamespaceAuto)
+	l := newLandlock(t, exe, ns)
 	dir := t.TempDir()
-	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: dir, WispHome: t.TempDir(),
+	home := t.TempDir()
+	if ns == sandbox.NamespaceNone { // outside every root: no namespace to bind it read-only
+		userHome, _ := os.UserHomeDir()
+		h, err := os.MkdirTemp(userHome, "wisp-served-home-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(h) })
+		home = h
+	}
+	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: dir, WispHome: home,
 		UserHome: dir, AllowNetwork: true, Getenv: os.Getenv})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if ns == sandbox.NamespaceNone {
+		spec.Roots = spec.Roots[:1] // not the temporary folders, which hold the test binary
 	}
 	sv, err := l.Serve(spec)
 	if err != nil {
@@ -34,13 +54,13 @@ func servedFor(t testing.TB, exe string) (*sandbox.Server, string) {
 	return sv, dir
 }
 
-// A command can stop the served helper that started it (they share a
-// Landlock domain). wisp must not wait for it forever: the command's end
-// is seen from the kernel, the stopped helper is ended, and the next
+// Without a PID namespace, a command can stop the served helper that
+// started it (they share a Landlock domain). wisp must not wait for it
+// forever: the command's end is seen from the kernel, the stopped helper is ended, and the next
 // command is refused as not started, so the runner starts it another way.
 func TestStoppedHelperIsEnded(t *testing.T) {
 	sandbox.ShortenServeTimeouts(t, 2*time.Second, 500*time.Millisecond)
-	sv, dir := servedFor(t, "")
+	sv, dir := servedIn(t, "", sandbox.NamespaceNone) // in a PID namespace it cannot be stopped: TestHelperInitCannotBeStopped
 	// The command lives on a moment after the stop, as any real one would.
 	err := endsWithin(t, 20*time.Second, func() error {
 		_, err := serveAndWaitErr(sv, dir, []string{sandbox.Shell, "-c", "kill -STOP $PPID; sleep 0.05"})
@@ -61,7 +81,7 @@ func TestStoppedHelperIsEnded(t *testing.T) {
 // the run ends, which is what matters.
 func TestHelperStoppedByAnExitingCommandDoesNotHang(t *testing.T) {
 	sandbox.ShortenServeTimeouts(t, 2*time.Second, 500*time.Millisecond)
-	sv, dir := servedFor(t, "")
+	sv, dir := servedIn(t, "", sandbox.NamespaceNone) // in a PID namespace it cannot be stopped: TestHelperInitCannotBeStopped
 	err := endsWithin(t, 20*time.Second, func() error {
 		_, err := serveAndWaitErr(sv, dir, []string{sandbox.Shell, "-c", "kill -STOP $PPID"})
 		return err
@@ -90,7 +110,7 @@ func endsWithin(t *testing.T, limit time.Duration, f func() error) error {
 // started (so it is not run twice).
 func TestStoppedHelperMissesTheStartDeadline(t *testing.T) {
 	sandbox.ShortenServeTimeouts(t, time.Second, time.Second)
-	sv, dir := servedFor(t, "")
+	sv, dir := servedIn(t, "", sandbox.NamespaceNone) // in a PID namespace it cannot be stopped: TestHelperInitCannotBeStopped
 	devNull, _ := os.Open(os.DevNull)
 	defer devNull.Close()
 	_, wait, err := sv.Start(sandbox.ServeRequest{Argv: []string{sandbox.Shell, "-c", "sleep 0.2; kill -STOP $PPID; sleep 5"},
@@ -126,4 +146,24 @@ func serveAndWaitErr(sv *sandbox.Server, dir string, argv []string) (int, error)
 	}
 	ws, err := wait()
 	return ws.ExitStatus(), err
+}
+
+// In its PID namespace, the served helper is the init, which no process in
+// the namespace can stop or kill: the command's SIGSTOP is lost, the
+// command ends as it would, and the helper serves the next one.
+func TestHelperInitCannotBeStopped(t *testing.T) {
+	sv, dir := servedFor(t, "")
+	if sandbox.ServingPid(sv) <= 0 {
+		t.Fatal("the served helper's pid is unknown")
+	}
+	out, status := serveAndWait(t, sv, dir, []string{sandbox.Shell, "-c", "echo $PPID; kill -STOP $PPID; kill -KILL $PPID; echo sent"})
+	if strings.TrimSpace(out) != "1\nsent" || status != 0 {
+		if strings.HasPrefix(out, "1") {
+			t.Fatalf("the command's signals to its helper, the init: status %d:\n%s", status, out)
+		}
+		t.Skipf("the helper is not the init of a PID namespace here (the command's parent is %q)", out)
+	}
+	if _, status := serveAndWait(t, sv, dir, []string{sandbox.Shell, "-c", "true"}); status != 0 {
+		t.Fatalf("the next command through the helper its command tried to stop: status %d", status)
+	}
 }

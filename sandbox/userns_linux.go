@@ -24,6 +24,16 @@ func runInUserNamespace(h helperArgs) (int, error) {
 	h.ns = namespaceEntered
 	attr := userNamespaceAttr()
 	attr.Pdeathsig = syscall.SIGKILL // tied to this (locked) thread: if the helper dies, so does the command
+	if !h.background {
+		// The second stage is the first process of a PID namespace: when
+		// it ends, so does every process the command started.
+		attr.Cloneflags |= syscall.CLONE_NEWPID
+	}
+	// And this stage dies with whoever started it, wisp: it is only a
+	// waiter, and a command must not outlive wisp either.
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(syscall.SIGKILL), 0, 0, 0); err != nil {
+		return 0, fmt.Errorf("tie the sandbox helper to wisp: %w", err)
+	}
 	cmd := &exec.Cmd{
 		Path:        "/proc/self/exe", // this very binary, whatever its path has become since
 		Args:        append([]string{os.Args[0]}, h.encode()...),

@@ -69,7 +69,8 @@ func specOptions(app *App, cfg config.Config, home config.Home, launch, userHome
 	return sandbox.SpecOptions{
 		LaunchDir: launch, WispHome: home.Dir, UserHome: userHome,
 		WritablePaths: sb.WritablePaths, AllowNetwork: sb.AllowNetwork, AllowUnixSockets: sb.AllowUnixSockets,
-		DenyRead: sb.DenyRead, AllowRead: sb.AllowRead, EnvKeep: sb.Environment.Keep, EnvDrop: sb.Environment.Drop,
+		AllowBackground: sb.AllowBackground, DenyRead: sb.DenyRead,
+		AllowRead: sb.AllowRead, EnvKeep: sb.Environment.Keep, EnvDrop: sb.Environment.Drop,
 		APIKeyEnv: cfg.Model.APIKeyEnv,
 		Getenv:    app.Getenv,
 	}

@@ -71,6 +71,7 @@ func Run(t *testing.T, b sandbox.Backend, o Options) {
 	t.Run("FastOpenRefusedWithNetworkOff", s.fastOpenRefused)
 	t.Run("OtherSocketFamiliesRefusedWithNetworkOff", s.otherFamiliesRefused)
 	t.Run("OtherTerminalRefused", s.otherTerminalRefused)
+	t.Run("ProcessesEndWithTheRun", s.outlive)
 	runSecrets(t, s)
 }
 
