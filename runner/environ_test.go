@@ -93,3 +93,26 @@ func TestSecretReadRefusedAndNamed(t *testing.T) {
 		t.Errorf("!! could not read the person's own key: %q", outside.Output)
 	}
 }
+
+// TestServedHelperSeesNewEntriesBesideSecrets: the served helper grants
+// the folders on the way to a secret entry by entry, at its start; a file
+// made in the home after that reads at the next command (a new helper
+// serves it), and the key beside it still does not.
+func TestServedHelperSeesNewEntriesBesideSecrets(t *testing.T) {
+	f, key := secretsFixture(t)
+	defer f.r.Close()
+	if res := f.run(t, runner.Request{Line: "true", Origin: runner.Model}); res.ExitCode != 0 {
+		t.Fatalf("true: %+v", res)
+	}
+	later := filepath.Join(filepath.Dir(filepath.Dir(key)), "made-later.txt")
+	if err := os.WriteFile(later, []byte("made after the helper started\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := f.run(t, runner.Request{Line: "cat " + later + " && cat " + key, Origin: runner.Model})
+	if !strings.Contains(res.Output, "made after the helper started") {
+		t.Errorf("a file made in the home after the served helper started does not read:\n%s", res.Output)
+	}
+	if strings.Contains(res.Output, secretValue) {
+		t.Errorf("the key read:\n%s", res.Output)
+	}
+}

@@ -107,6 +107,11 @@ type helperArgs struct {
 	// denyRead (--deny-read) are the secrets the command may not read;
 	// allowRead (--allow-read) the entries inside them it may.
 	denyRead, allowRead []string
+	// readView (--read-view) is a digest of the folders on the way to the
+	// secrets, as wisp listed them: the helper grants their entries one by
+	// one, so a served helper started before an entry appeared does not
+	// serve once it has (Server.Serves compares the flags).
+	readView string
 	// env is the environment the helper itself starts with, the command's
 	// filtered one: a command may read its helper's /proc/PID/environ.
 	// Not a flag.
@@ -147,7 +152,7 @@ func (h helperArgs) encode() []string {
 }
 
 var errHelperUsage = errors.New("usage: wisp " + HelperCommand +
-	" [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--no-network] [--unix-sockets] [--ns mount|user|none] [--serve] [--background] [--report] -- /ABSOLUTE/PROGRAM [ARGS]")
+	" [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--read-view DIGEST] [--no-network] [--unix-sockets] [--ns mount|user|none] [--serve] [--background] [--report] -- /ABSOLUTE/PROGRAM [ARGS]")
 
 // parseHelperArgs reads the helper's flags (the words after HelperCommand).
 func parseHelperArgs(args []string) (helperArgs, error) {
@@ -169,7 +174,7 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 			h.background = true
 		case ReportFlag:
 			h.report = true
-		case "--root", "--protect", "--ns", "--deny-read", "--allow-read":
+		case "--root", "--protect", "--ns", "--deny-read", "--allow-read", "--read-view":
 			if i+1 >= len(args) {
 				return h, fmt.Errorf("%s needs a value; %w", flag, errHelperUsage)
 			}
@@ -194,6 +199,8 @@ func (h *helperArgs) set(flag, value string) {
 		h.denyRead = append(h.denyRead, value)
 	case "--allow-read":
 		h.allowRead = append(h.allowRead, value)
+	case "--read-view":
+		h.readView = value
 	}
 }
 
@@ -233,6 +240,9 @@ func readFlags(h helperArgs) []string {
 	}
 	for _, p := range h.allowRead {
 		args = append(args, "--allow-read", p)
+	}
+	if h.readView != "" {
+		args = append(args, "--read-view", h.readView)
 	}
 	return args
 }

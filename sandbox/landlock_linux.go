@@ -236,6 +236,7 @@ func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
 	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, unixSockets: spec.UnixSockets, ns: NamespaceNone, argv: Plain(line)}
 	h.background = spec.Background
 	h.denyRead, h.allowRead, h.env = spec.DenyRead, spec.AllowRead, spec.CommandEnv(os.Environ())
+	h.readView = readView(spec.DenyRead)
 	for _, p := range l.protectedInRoots(spec) {
 		if !isUnprotected(checked, p.path) {
 			h.protect = append(h.protect, p.path)

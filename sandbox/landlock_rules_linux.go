@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -229,4 +231,31 @@ func restrict(cfg landlock.Config, rules []landlock.Rule, allThreads bool) error
 		return fmt.Errorf("apply Landlock: %w", err)
 	}
 	return nil
+}
+
+// readView digests the names in each folder on the way to a secret (those
+// readRules grants entry by entry), and whether each is a folder or a link:
+// it changes when an entry appears or goes there, which a served helper's
+// rules, made at its start, would not see. Folders that cannot be listed
+// count as such.
+func readView(denyRead []string) string {
+	if len(denyRead) == 0 {
+		return ""
+	}
+	hidden := append([]string{"/dev"}, denyRead...)
+	h := sha256.New()
+	var walk func(dir string)
+	walk = func(dir string) {
+		entries, err := os.ReadDir(dir)
+		fmt.Fprintf(h, "%s\x00%v\x00", dir, err != nil)
+		for _, e := range entries {
+			p := filepath.Join(dir, e.Name())
+			fmt.Fprintf(h, "%s\x00%d\x00", e.Name(), e.Type())
+			if e.IsDir() && !slices.Contains(hidden, p) && holdsAny(p, hidden) {
+				walk(p)
+			}
+		}
+	}
+	walk("/")
+	return hex.EncodeToString(h.Sum(nil)[:12])
 }

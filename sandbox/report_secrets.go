@@ -62,7 +62,6 @@ func (s Status) envLine() string {
 func readGaps() []string {
 	return []string{
 		"a command can list the names in a secret folder and see a secret file's size and times (Landlock cannot take the listing of one folder back from /, and has no right for stat); it cannot read them",
-		"a secret reached by another mount of the same files (your home bound elsewhere) reads by that other path",
-		"an entry made after the served helper started in a folder on the way to a secret (a new file in your home, say) is unreadable to commands until wisp starts again",
+		"a secret reached by another mount of the same files (your home bound elsewhere), or by a hard link made outside the sandbox, reads by that other path",
 	}
 }
