@@ -17,20 +17,11 @@ const (
 // Palette paints text when colour is on.
 type Palette struct{ On bool }
 
-func (p Palette) paint(sgr, s string) string {
-	if !p.On || s == "" {
-		return s
-	}
-	return sgr + s + sgrReset
-}
-
 // ColourWanted says whether to colour: only on a terminal, never with
 // NO_COLOR set to anything (no-color.org) or TERM=dumb.
 func ColourWanted(getenv func(string) string, isTerminal bool) bool {
 	return isTerminal && getenv("NO_COLOR") == "" && getenv("TERM") != "dumb"
 }
-
-func (p Palette) level(level, s string) string { return p.paint(p.levelSGR(level), s) }
 
 // levelSGR is the style of a note of level.
 func (p Palette) levelSGR(level string) string {
