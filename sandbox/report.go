@@ -99,6 +99,19 @@ func (s Status) namespaceGaps() []string {
 	}
 }
 
+// processGaps are what does not hold of a command's processes ending with
+// its run: allowed to run on, or, without a PID namespace, ended by a
+// helper the command itself can kill.
+func (s Status) processGaps() []string {
+	switch {
+	case s.Spec.Background:
+		return []string{"processes a command starts in the background (setsid, nohup, a daemon) run on after it (commandPolicy.sandbox.allowBackground), and can write in the roots, .git included, after what it wrote there was put back"}
+	case s.Namespace == NamespaceNone:
+		return []string{"a command's processes end with its run, but without a PID namespace the helper that ends them shares the command's sandbox: a command that kills or stops it (kill -9 $PPID), or one wisp must kill with it after the grace period, leaves those that left its group running"}
+	}
+	return nil
+}
+
 // Lines is the full report: the summary's facts one a line, then every
 // root, protected path and gap.
 func (s Status) Lines() []string {
@@ -120,7 +133,8 @@ func (s Status) Lines() []string {
 	}
 	lines = append(lines, s.readLines()...)
 	if s.Landlock != nil {
-		for _, g := range append(append(s.Landlock.Gaps(s.Spec.Network, s.Spec.UnixSockets), s.namespaceGaps()...), readGaps()...) {
+		gaps := append(append(s.Landlock.Gaps(s.Spec.Network, s.Spec.UnixSockets), s.namespaceGaps()...), readGaps()...)
+		for _, g := range append(gaps, s.processGaps()...) {
 			lines = append(lines, "not covered: "+g)
 		}
 	}

@@ -35,3 +35,32 @@ func TestStatusSummary(t *testing.T) {
 		})
 	}
 }
+
+// TestProcessGapsReported: where a command's processes may outlive it, or
+// where the helper that ends them can be killed by the command, the report
+// (and doctor, which prints it) says so; with a PID namespace it does not.
+func TestProcessGapsReported(t *testing.T) {
+	ll := &sandbox.LandlockFeatures{ABI: 7, Filesystem: true, Scoping: true, SocketFilter: true}
+	for _, tc := range []struct {
+		name string
+		st   sandbox.Status
+		want string
+	}{
+		{"none", sandbox.Status{Backend: "landlock", Landlock: ll, Namespace: sandbox.NamespaceNone}, "without a PID namespace"},
+		{"background", sandbox.Status{Backend: "landlock", Landlock: ll, Namespace: sandbox.NamespaceUser, Spec: sandbox.Spec{Background: true}}, "commandPolicy.sandbox.allowBackground"},
+		{"user", sandbox.Status{Backend: "landlock", Landlock: ll, Namespace: sandbox.NamespaceUser}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			lines := strings.Join(tc.st.Lines(), "\n")
+			if tc.want == "" {
+				if strings.Contains(lines, "PID namespace") || strings.Contains(lines, "allowBackground") {
+					t.Fatalf("the report names a process gap that does not exist here:\n%s", lines)
+				}
+				return
+			}
+			if !strings.Contains(lines, "not covered: ") || !strings.Contains(lines, tc.want) {
+				t.Fatalf("the report lacks the gap %q:\n%s", tc.want, lines)
+			}
+		})
+	}
+}

@@ -64,6 +64,11 @@ func unprivilegedSuite(t *testing.T) {
 		o.UseAttr = true
 		sandboxtest.Run(t, auto, o)
 	})
+	t.Run("served", func(t *testing.T) {
+		o := suiteOptions(t, auto)
+		o.Serve = true
+		sandboxtest.Run(t, auto, o)
+	})
 	none := newLandlock(t, testExecutable(t), sandbox.NamespaceNone)
 	t.Run("none", func(t *testing.T) { sandboxtest.Run(t, none, suiteOptions(t, none)) })
 	t.Run("mount-fails-closed", func(t *testing.T) { mountFailsClosed(t) })
