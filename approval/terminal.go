@@ -66,11 +66,12 @@ func (t *Terminal) Ask(ctx context.Context, req Request) (Answer, error) {
 	if restore, err := tty.Raw(t.TTY); err == nil {
 		defer restore()
 	}
-	io.WriteString(t.TTY, strings.ReplaceAll(Dialog(req), "\n", "\r\n"))
-	// Typed before the question could be read: never an answer. Best
-	// effort: where the system cannot drop it, the outside dialog's wait
-	// still holds, and an ordinary one asks anyway.
+	// Typed before the question could be read: never an answer. Dropped
+	// before the question is drawn, never after, so that no key typed for
+	// it is lost. Best effort: where the system cannot drop it, the
+	// outside dialog's wait still holds, and an ordinary one asks anyway.
 	_ = tty.DropInput(t.TTY)
+	io.WriteString(t.TTY, strings.ReplaceAll(Dialog(req), "\n", "\r\n"))
 	stop := context.AfterFunc(ctx, func() { t.TTY.SetReadDeadline(time.Now()) })
 	defer stop()
 	defer t.TTY.SetReadDeadline(time.Time{})
