@@ -57,7 +57,11 @@ func confineAndExec(h helperArgs) (int, error) {
 		}
 		mountOwnProc() // in the helper's PID namespace, if it has one
 	}
-	if err := dropCapabilities(os.Geteuid(), !h.noNetwork, h.confinesAllThreads()); err != nil {
+	// The bounding and ambient sets act only at an exec, and only this
+	// thread execs (or forks the shell): a helper that stays as the
+	// command's parent drops them here alone, which saves a stop of every
+	// thread per capability at each command's start.
+	if err := dropCapabilities(os.Geteuid(), !h.noNetwork, h.serve); err != nil {
 		return 0, err
 	}
 	cfg := landlockConfig(features, !h.noNetwork)
