@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -93,6 +94,7 @@ func survivesUnconfined(t *testing.T, line string, timeout time.Duration) {
 }
 
 func TestDaemonEndsWithTheRun(t *testing.T) {
+	needLinux(t)
 	line := "setsid flock DIR/daemon.lock sh -c 'echo $PPID $$ > DIR/daemon.up; exec sleep 1000' </dev/null >/dev/null 2>&1 & " +
 		"while [ ! -s DIR/daemon.up ]; do sleep 0.01; done"
 	survivesUnconfined(t, line, 0)
@@ -120,6 +122,7 @@ func TestDaemonEndsWithTheRun(t *testing.T) {
 // and its processes were stopped; it must be true of one that left the
 // group, and ignores SIGTERM.
 func TestTimeoutEndsSetsidChild(t *testing.T) {
+	needLinux(t)
 	line := "setsid sh -c 'trap \"\" TERM; exec flock DIR/daemon.lock sh -c \"echo \\$PPID \\$\\$ > DIR/daemon.up; exec sleep 1000\"' </dev/null >/dev/null 2>&1 & " +
 		"while [ ! -s DIR/daemon.up ]; do sleep 0.01; done; sleep 1000"
 	survivesUnconfined(t, line, time.Second)
@@ -143,6 +146,7 @@ func TestTimeoutEndsSetsidChild(t *testing.T) {
 // TestBackgroundAllowed: with commandPolicy.sandbox.allowBackground the
 // daemon runs on, and the result says so.
 func TestBackgroundAllowed(t *testing.T) {
+	needLinux(t)
 	f := newFixture(t, true)
 	f.r.OneShot = true
 	f.r.Spec.Background = true
@@ -167,6 +171,7 @@ const childEnv = "WISP_RUNNER_TEST_WISP"
 // helper ends them on its parent's death; a SIGKILL of the helper itself
 // is the gap docs/trust.md names.
 func TestWispKilled(t *testing.T) {
+	needLinux(t)
 	for _, confined := range []bool{false, true} {
 		t.Run(map[bool]string{false: "control-unconfined", true: "confined"}[confined], func(t *testing.T) {
 			dir := t.TempDir()
@@ -193,6 +198,14 @@ func TestWispKilled(t *testing.T) {
 			}
 			d.waitFree(t) // returns once every process of it has ended; hangs (the test's limit) if one is left
 		})
+	}
+}
+
+// needLinux skips where no helper stays as the command's parent: on
+// macOS, Seatbelt has no such containment (docs/trust.md).
+func needLinux(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only the Linux helper ends the processes a command leaves")
 	}
 }
 
