@@ -62,13 +62,13 @@ func (s *served) drop(server *sandbox.Server) {
 
 func (s *served) closeLocked() {
 	if s.server != nil {
-		go s.server.Close() // commands it started run on; do not wait for them
+		go s.server.Close() // do not wait for it; commands it started that still run end with it
 		s.server = nil
 	}
 }
 
-// Close ends the served sandbox helper, if one runs. Commands already
-// started run on, confined.
+// Close ends the served sandbox helper, if one runs, and the commands it
+// started that still run.
 func (r *Runner) Close() {
 	r.served.mu.Lock()
 	defer r.served.mu.Unlock()

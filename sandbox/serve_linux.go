@@ -53,7 +53,7 @@ type startReply struct {
 // Unless background processes are allowed, the helper is the reaper of
 // every process its commands start (the init of its PID namespace, or a
 // child subreaper without one), and when a command ends it ends what that
-// command left running (processes.end).
+// command left running (processes.ended).
 func serveRequests(conn *os.File, background bool) (int, error) {
 	fd := int(conn.Fd())
 	defer runtime.KeepAlive(conn) // its finalizer would close fd under the loop

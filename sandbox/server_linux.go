@@ -444,7 +444,9 @@ func (s *Server) forget(id uint64) {
 
 // Close ends the helper: it exits when its socket closes, or is killed if
 // it has not shortly (a stopped helper never would). Commands it started
-// run on, confined, as their own group.
+// that still run end with it, and so does what they started (unless
+// background processes are allowed): their runs end here too, since wisp
+// can no longer learn how they ended.
 func (s *Server) Close() error {
 	// shutdown, not just close: it wakes the reader blocked on the socket
 	// and tells the helper at once.
