@@ -63,7 +63,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 	res.Timeout = r.timeout(req)
 	r.checkRefusal(mode, confinement, view, &res)
 	r.notePutBack(&res)
-	noteStopped(&res, er, r.Spec.Background)
+	noteStopped(&res, er, mode == ModeConfined && r.Spec.Background)
 	r.auditOutcome(req, res)
 	return res, nil
 }
