@@ -69,7 +69,6 @@ func (p *processes) serve() error {
 				return nil // wisp is gone (or spoke nonsense): nothing left to serve
 			}
 			p.start(r.req, r.files)
-			closeAll(r.files)
 		case c := <-children:
 			p.ended(c)
 		case <-ended:
@@ -150,8 +149,11 @@ func (p *processes) reply(r startReply) {
 }
 
 // start starts one command and says so, before its end can be handled.
+// The helper's copies of the command's streams are closed before wisp is
+// told: a command that stops the helper then leaves no pipe held open.
 func (p *processes) start(req startRequest, files []*os.File) {
 	proc, err := startServed(req, files)
+	closeAll(files)
 	if err != nil {
 		p.reply(startReply{ID: req.ID, Err: err.Error()})
 		return
