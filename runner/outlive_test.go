@@ -178,22 +178,25 @@ func TestWispKilled(t *testing.T) {
 			d := newDaemon(t, dir)
 			exe, _ := os.Executable()
 			cmd := exec.Command(exe, "-test.run=^$")
+			shell := filepath.Join(dir, "shell.pid") // the command's own shell, which the control must end too
 			cmd.Env = append(os.Environ(), childEnv+"="+strconv.FormatBool(confined), "WISP_RUNNER_TEST_DIR="+dir,
-				"WISP_RUNNER_TEST_LINE="+d.line("setsid", "sleep 1000"))
+				"WISP_RUNNER_TEST_LINE="+d.line("setsid", "echo $$ > "+shell+"; exec sleep 1000"))
 			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			for !d.upIn() { // bounded by the test's time limit
+			for !(daemon{up: shell}).upIn() { // written after the daemon's; bounded by the test's time limit
 				time.Sleep(10 * time.Millisecond)
 			}
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
 			if !confined {
-				if !d.held(t) {
+				held := d.held(t)
+				d.kill(t)
+				(daemon{lock: d.lock, up: shell}).kill(t)
+				if !held {
 					t.Fatal("control: unconfined, the daemon died with wisp, so the test proves nothing")
 				}
-				d.kill(t)
 				return
 			}
 			d.waitFree(t) // returns once every process of it has ended; hangs (the test's limit) if one is left
