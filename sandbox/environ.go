@@ -1,9 +1,6 @@
 package sandbox
 
-import (
-	"path"
-	"strings"
-)
+import "strings"
 
 // EnvironmentKey is the config key of the environment's lists.
 const EnvironmentKey = "commandPolicy.sandbox.environment"
@@ -68,27 +65,45 @@ func (f EnvFilter) Filter(env []string) (kept, dropped []string) {
 }
 
 // matchesAny reports whether name matches one of patterns (* as a run of
-// any characters, case folded). A pattern that is not well formed matches
-// only itself.
+// any characters, case folded; nothing else is special). It runs for every
+// variable against every pattern before each command, so it allocates
+// nothing but the folded name.
 func matchesAny(patterns []string, name string) bool {
 	upper := strings.ToUpper(name)
 	for _, p := range patterns {
-		p = strings.ToUpper(p)
-		if p == upper {
-			return true
-		}
-		// path.Match's * stops at /, which no variable name holds; its
-		// other metacharacters are quoted so that only * is special.
-		if ok, err := path.Match(quoteMeta(p), upper); err == nil && ok {
+		if starMatch(strings.ToUpper(p), upper) {
 			return true
 		}
 	}
 	return false
 }
 
-func quoteMeta(p string) string {
-	r := strings.NewReplacer(`\`, `\\`, `?`, `\?`, `[`, `\[`)
-	return r.Replace(p)
+// starMatch reports whether s matches p, where * stands for any run of
+// characters: the linear-time glob match, which goes back only to the last
+// star.
+func starMatch(p, s string) bool {
+	px, sx := 0, 0
+	starPx, starSx := -1, 0
+	for px < len(p) || sx < len(s) {
+		if px < len(p) {
+			switch c := p[px]; {
+			case c == '*':
+				starPx, starSx = px, sx+1
+				px++
+				continue
+			case sx < len(s) && s[sx] == c:
+				px++
+				sx++
+				continue
+			}
+		}
+		if starPx >= 0 && starSx <= len(s) {
+			px, sx = starPx, starSx
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // CommandEnv is env as a confined command gets it: without the variables

@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -146,5 +147,49 @@ func TestEnvFilter(t *testing.T) {
 	}
 	if kept, _ := (sandbox.EnvFilter{}).Filter(env); !slices.Equal(kept, env) {
 		t.Errorf("the zero filter dropped something")
+	}
+}
+
+// TestEnvPatterns: * is any run of characters, anywhere, and nothing else
+// in a pattern is special; names match whatever their case.
+func TestEnvPatterns(t *testing.T) {
+	for _, tc := range []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"*_KEY", "OPENAI_API_KEY", true},
+		{"*_KEY", "OPENAI_API_KEYS", false},
+		{"*_KEY", "_KEY", true},
+		{"*PASSWORD*", "db_password_file", true},
+		{"AWS_*", "AWS_", true},
+		{"AWS_*", "XAWS_REGION", false},
+		{"A*B*C", "AxxBxxBxxC", true},
+		{"A*B*C", "AxxBxxC_", false},
+		{"**", "", true},
+		{"", "", true},
+		{"", "X", false},
+		{"A?C", "ABC", false}, // ? is a character, not a wildcard
+		{"A?C", "A?C", true},
+		{"[AB]", "A", false}, // so is [
+		{"[AB]", "[ab]", true},
+		{`A\*`, `A\XYZ`, true}, // and \ escapes nothing
+	} {
+		if got := (sandbox.EnvFilter{Drop: []string{tc.pattern}}).Drops(tc.name); got != tc.want {
+			t.Errorf("%q against %q: %v, want %v", tc.pattern, tc.name, got, tc.want)
+		}
+	}
+}
+
+// BenchmarkEnvFilter: the filter runs over wisp's whole environment before
+// every confined command.
+func BenchmarkEnvFilter(b *testing.B) {
+	f := sandbox.DefaultEnvFilter("OPENAI_API_KEY", nil, nil)
+	env := os.Environ()
+	for len(env) < 40 {
+		env = append(env, fmt.Sprintf("SOME_TOOL_SETTING_%d=x", len(env)))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		f.Filter(env)
 	}
 }
