@@ -107,7 +107,8 @@ func reapChildren() <-chan reaped {
 
 // supervise waits for the shell, then kills every process the command left
 // and waits until none is left; it returns how the shell ended and how
-// many it killed (those that had ended by themselves do not count).
+// many were still running when it ended (those that had ended by
+// themselves do not count).
 //
 // SIGTERM and SIGHUP, which end the run (a time limit, wisp gone), are
 // passed to every process of the command, and if the shell has not ended
@@ -133,9 +134,7 @@ func (r reaper) supervise(shell int, signals <-chan os.Signal, children <-chan r
 			case c.none:
 				return status, stopped
 			case c.pid == shell:
-				status, ending = c.ws, true
-			case ending && c.ws.Signaled() && c.ws.Signal() == syscall.SIGKILL:
-				stopped++
+				status, ending, stopped = c.ws, true, leftRunning()
 			}
 			if ending {
 				// As init, one kill(-1) reaches them all, and the kernel
@@ -154,9 +153,29 @@ func (r reaper) signalAll(sig syscall.Signal) {
 		_ = syscall.Kill(-1, sig)
 		return
 	}
-	for _, pid := range descendants(os.Getpid()) {
-		_ = syscall.Kill(pid, sig)
+	for _, pid := range descendants("self") {
+		if n, err := strconv.Atoi(pid); err == nil {
+			_ = syscall.Kill(n, sig)
+		}
 	}
+}
+
+// leftRunning counts the processes below the helper that have not ended:
+// what the command left running once its shell has been reaped. It is
+// counted before anything is killed, since who reaps a killed process (the
+// helper, or its own parent, killed at the same time) is a race.
+func leftRunning() int {
+	n := 0
+	for _, pid := range descendants("self") {
+		data, err := os.ReadFile("/proc/" + pid + "/stat")
+		if err != nil {
+			continue // ended and reaped meanwhile
+		}
+		if fields := statFields(data); len(fields) > 0 && fields[0] != "Z" {
+			n++ // not a zombie: an ended process not yet reaped
+		}
+	}
+	return n
 }
 
 // exitAs ends the helper as the shell ended: with its status, or killed by
@@ -174,19 +193,21 @@ func (r reaper) exitAs(ws syscall.WaitStatus) int {
 	return 128 + int(ws.Signal())
 }
 
-// children lists pid's children: every thread's, since an orphan comes to
-// whichever thread of a subreaper the kernel picks.
-func children(pid int) []int {
-	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
-	var out []int
+// children lists the children of the process /proc/PID names (pid a
+// number, or "self": the helper's own, whichever /proc is mounted): every
+// thread's, since an orphan comes to whichever thread of a subreaper the
+// kernel picks.
+func children(pid string) []string {
+	tasks, _ := filepath.Glob("/proc/" + pid + "/task/*/children")
+	var out []string
 	for _, t := range tasks {
 		data, err := os.ReadFile(t)
 		if err != nil {
 			continue
 		}
 		for _, f := range strings.Fields(string(data)) {
-			if n, err := strconv.Atoi(f); err == nil {
-				out = append(out, n)
+			if _, err := strconv.Atoi(f); err == nil {
+				out = append(out, f)
 			}
 		}
 	}
@@ -194,8 +215,8 @@ func children(pid int) []int {
 }
 
 // descendants lists every process below pid, children first.
-func descendants(pid int) []int {
-	var out []int
+func descendants(pid string) []string {
+	var out []string
 	queue := children(pid)
 	for len(queue) > 0 {
 		p := queue[0]

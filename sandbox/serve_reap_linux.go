@@ -29,7 +29,8 @@ type processes struct {
 	// running maps each running command's leader to its request.
 	running map[int]uint64
 	// sweeping lists the commands said done once the sweep that ends
-	// what they left has ended (stopped counts what it killed); no
+	// what they left has ended (stopped counts what was left running
+	// when the last of them ended); no
 	// command starts meanwhile.
 	sweeping []startReply
 	stopped  int
@@ -192,12 +193,12 @@ func (p *processes) ended(c reaped) {
 		p.sweepEnded()
 		return
 	}
-	if p.sweeping != nil && c.ws.Signaled() && c.ws.Signal() == syscall.SIGKILL {
-		p.stopped++
-	}
 	id, ok := p.running[c.pid]
 	if ok {
 		delete(p.running, c.pid)
+		if len(p.running) == 0 && p.sweeping == nil {
+			p.stopped = leftRunning()
+		}
 		_ = syscall.Kill(-c.pid, syscall.SIGKILL)
 		done := startReply{ID: id, Done: true, Status: uint32(c.ws)}
 		if len(p.running) > 0 {
