@@ -3,7 +3,6 @@ package sandboxtest
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -314,32 +313,8 @@ func (s *suite) confinedEnv(spec sandbox.Spec, line string, env []string) string
 
 func (s *suite) servedEnvRun(spec sandbox.Spec, line string, env []string) string {
 	s.t.Helper()
-	sv, err := s.b.(sandbox.Serving).Serve(spec)
-	if err != nil {
-		s.t.Fatalf("Serve: %v", err)
-	}
-	defer sv.Close()
-	devNull, err := os.Open(os.DevNull)
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer devNull.Close()
-	pr, pw, err := os.Pipe()
-	if err != nil {
-		s.t.Fatal(err)
-	}
-	defer pr.Close()
-	_, wait, err := sv.Start(sandbox.ServeRequest{Argv: sandbox.Plain(line), Dir: s.proj,
-		Env: env, Stdin: devNull, Stdout: pw, Stderr: pw})
-	pw.Close()
-	if err != nil {
-		s.t.Fatalf("served start of %q: %v", line, err)
-	}
-	out, _ := io.ReadAll(pr)
-	if _, err := wait(); err != nil {
-		s.t.Fatalf("served wait for %q: %v", line, err)
-	}
-	return string(out)
+	out, _ := s.servedRunEnv(spec, line, env)
+	return out
 }
 
 // runSecrets runs the secrets cases; Run calls it.

@@ -12,6 +12,12 @@ import (
 // spec alone, and returns its output and shell-style status.
 func (s *suite) servedRun(spec sandbox.Spec, line string) (string, int) {
 	s.t.Helper()
+	return s.servedRunEnv(spec, line, os.Environ())
+}
+
+// servedRunEnv is servedRun with env as the command's environment.
+func (s *suite) servedRunEnv(spec sandbox.Spec, line string, env []string) (string, int) {
+	s.t.Helper()
 	serving, ok := s.b.(sandbox.Serving)
 	if !ok {
 		s.t.Fatalf("sandboxtest: Options.Serve, but %s has no served helper", s.b.Name())
@@ -32,7 +38,7 @@ func (s *suite) servedRun(spec sandbox.Spec, line string) (string, int) {
 	}
 	defer pr.Close()
 	_, wait, err := sv.Start(sandbox.ServeRequest{Argv: sandbox.Plain(line), Dir: s.proj,
-		Env: os.Environ(), Stdin: devNull, Stdout: pw, Stderr: pw})
+		Env: env, Stdin: devNull, Stdout: pw, Stderr: pw})
 	pw.Close()
 	if err != nil {
 		s.t.Fatalf("served start of %q: %v", line, err)
