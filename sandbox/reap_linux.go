@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -198,10 +197,13 @@ func (r reaper) exitAs(ws syscall.WaitStatus) int {
 // thread's, since an orphan comes to whichever thread of a subreaper the
 // kernel picks.
 func children(pid string) []string {
-	tasks, _ := filepath.Glob("/proc/" + pid + "/task/*/children")
+	// Not filepath.Glob: it would list each task's folder of /proc, which
+	// the kernel fills entry by entry, to find the one name it holds.
+	dir := "/proc/" + pid + "/task"
+	tasks, _ := os.ReadDir(dir)
 	var out []string
 	for _, t := range tasks {
-		data, err := os.ReadFile(t)
+		data, err := os.ReadFile(dir + "/" + t.Name() + "/children")
 		if err != nil {
 			continue
 		}
