@@ -24,8 +24,9 @@ const OutsideReason = "runs OUTSIDE the sandbox: it may write anywhere you can, 
 
 // Gate implements runner.Gate.
 type Gate struct {
-	// Threshold is approval.threshold: the lowest level that asks, or
-	// "never".
+	// Threshold is the approval.threshold that applies (ResolveThreshold):
+	// the lowest level that asks, or "never". Empty is taken as
+	// UnconfinedDefault, the stricter default.
 	Threshold string
 	Held      *Held
 	Approvers []Approver
@@ -87,10 +88,14 @@ func (g *Gate) request(gr runner.GateRequest) Request {
 // passes reports whether an ordinary request needs no one: below the
 // threshold, or held.
 func (g *Gate) passes(req Request) (bool, string, error) {
-	if g.Threshold == "never" {
+	set := g.Threshold
+	if set == "" {
+		set = UnconfinedDefault // a gate wired without resolving fails toward asking
+	}
+	if set == "never" {
 		return true, "threshold never", nil
 	}
-	threshold, err := policy.ParseLevel(g.Threshold)
+	threshold, err := policy.ParseLevel(set)
 	if err != nil {
 		return false, "", fmt.Errorf("approval.threshold: %w", err)
 	}
