@@ -57,7 +57,10 @@ type Environment struct {
 
 // Approval configures the gate.
 type Approval struct {
-	Threshold      string `json:"threshold"` // low, moderate, high, never
+	// Threshold is low, moderate, high or never as the operator set it;
+	// empty when unset, which approval.ResolveThreshold reads as high
+	// while commands are confined and moderate otherwise.
+	Threshold      string `json:"threshold"`
 	OutOfBand      bool   `json:"outOfBand"`
 	TimeoutSeconds int    `json:"timeoutSeconds"`
 }
@@ -93,7 +96,7 @@ func Default() Config {
 				WritablePaths:       []string{},
 			},
 		},
-		Approval: Approval{Threshold: "moderate", OutOfBand: false, TimeoutSeconds: 600},
+		Approval: Approval{Threshold: "", OutOfBand: false, TimeoutSeconds: 600},
 		Limits: Limits{
 			CommandTimeoutSeconds: 120,
 			OutputBytes:           16 << 10,

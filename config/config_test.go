@@ -59,8 +59,24 @@ func TestParseFillsDefaults(t *testing.T) {
 
 func TestLoadMissingFileIsDefaults(t *testing.T) {
 	cfg, err := Load(Home{Dir: t.TempDir()})
-	if err != nil || cfg.Approval.Threshold != "moderate" || cfg.Limits.CommandTimeoutSeconds != 120 {
+	if err != nil || cfg.Approval.Threshold != "" || cfg.Limits.CommandTimeoutSeconds != 120 {
 		t.Errorf("Load = %+v, %v", cfg, err)
+	}
+}
+
+// Unset and moderate are told apart, so that the default can depend on
+// the sandbox; an empty string in the file is not a way to unset it.
+func TestThresholdUnsetIsNotModerate(t *testing.T) {
+	cfg, err := Parse("config.json", []byte(`{"approval": {"threshold": "moderate"}}`))
+	if err != nil || cfg.Approval.Threshold != "moderate" {
+		t.Errorf("set to moderate: %+v, %v", cfg.Approval, err)
+	}
+	cfg, err = Parse("config.json", []byte(`{"approval": {"outOfBand": true}}`))
+	if err != nil || cfg.Approval.Threshold != "" {
+		t.Errorf("unset: %+v, %v", cfg.Approval, err)
+	}
+	if _, err := Parse("config.json", []byte(`{"approval": {"threshold": ""}}`)); err == nil {
+		t.Error(`"threshold": "" was accepted`)
 	}
 }
 
@@ -120,8 +136,12 @@ func TestSetNeverOverwritesAnInvalidFile(t *testing.T) {
 }
 
 func TestGet(t *testing.T) {
-	got, err := Get(Default(), "approval.threshold")
-	if err != nil || string(got) != `"moderate"` {
+	got, err := Get(Default(), "approval.timeoutSeconds")
+	if err != nil || string(got) != `600` {
+		t.Errorf("Get = %s, %v", got, err)
+	}
+	got, err = Get(Default(), "approval.threshold") // unset: cmd/wisp says what applies
+	if err != nil || string(got) != `""` {
 		t.Errorf("Get = %s, %v", got, err)
 	}
 	if _, err := Get(Default(), "approval.treshold"); err == nil || !strings.Contains(err.Error(), "did you mean approval.threshold?") {
