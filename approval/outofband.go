@@ -27,7 +27,7 @@ func (o *OutOfBand) Ask(ctx context.Context, req Request) (Answer, error) {
 	if err != nil {
 		return Answer{}, fmt.Errorf("file the request in the pending channel: %w", err)
 	}
-	o.log(audit.ApprovalPending{ID: req.ID, Command: req.Line, File: filed.File,
+	o.log(audit.ApprovalPending{ID: filed.Request.ID, Digest: pending.Digest(filed.Binding), Command: req.Line, File: filed.File,
 		OutsideSandbox: req.OutsideSandbox, ExpiresAt: filed.Request.ExpiresAt})
 	d, err := filed.Wait(ctx)
 	switch {
@@ -54,8 +54,10 @@ func (o *OutOfBand) pendingRequest(req Request) pending.Request {
 	for i, s := range req.Scopes {
 		scopes[i] = string(s)
 	}
+	// The gate's id, so that its audit events name the request as
+	// `wisp approvals pending` and wisp-bar show it.
 	return pending.Request{
-		Kind: kind, Command: req.Line, Cwd: req.Dir, OutsideSandbox: req.OutsideSandbox,
+		ID: req.ID, Kind: kind, Command: req.Line, Cwd: req.Dir, OutsideSandbox: req.OutsideSandbox,
 		Level: req.Level.String(), Reasons: req.Reasons, Scopes: scopes, Face: o.Face,
 	}
 }

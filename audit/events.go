@@ -84,9 +84,14 @@ type ApprovalRequested struct {
 
 func (ApprovalRequested) EventName() string { return EventApprovalRequested }
 
-// ApprovalPending is a request filed out of band in pending/.
+// ApprovalPending is a request filed out of band in pending/. ID is the
+// request's id as `wisp approvals pending` shows it (the gate's id, shared
+// by its approval.requested and approval.decided events); Digest is the
+// short form of its binding that the banner and the listing show, so an
+// answer by either can tell a request that was filed from one never seen.
 type ApprovalPending struct {
 	ID             string    `json:"id"`
+	Digest         string    `json:"digest,omitempty"`
 	Command        string    `json:"command"`
 	File           string    `json:"file"`
 	OutsideSandbox bool      `json:"outsideSandbox,omitempty"`

@@ -30,7 +30,8 @@ type Filed struct {
 }
 
 // File writes req as a new request and returns it filed. It fills in the
-// version, a fresh id, the requester (this process), requestedAt, and
+// version, a fresh id (unless req names one: the gate passes the id its
+// audit events carry, so the log and `wisp approvals` share one id), the requester (this process), requestedAt, and
 // expiresAt (the channel's Timeout later), and holds an outside-sandbox
 // request to ADR 0064's rules: kind and flag both set, scopes ["once"],
 // OutsideReason first among the reasons, moderate at least. A command
@@ -48,6 +49,9 @@ func (c *Channel) File(ctx context.Context, req Request) (*Filed, error) {
 	req, err := c.complete(req)
 	if err != nil {
 		return nil, err
+	}
+	if req.ID != "" {
+		return c.fileNamed(req)
 	}
 	const attempts = 3 // a taken id is astronomically rare; a stuck source is not
 	for range attempts {
@@ -94,6 +98,16 @@ func outsideRules(req Request) Request {
 	return req
 }
 
+// fileNamed writes req under the id its caller chose. A taken id is an
+// error, never a silent other id: the caller's audit record names this one.
+func (c *Channel) fileNamed(req Request) (*Filed, error) {
+	f, err := c.fileUnder(req)
+	if errors.Is(err, fs.ErrExist) {
+		return nil, fmt.Errorf("file an approval request: id %s is taken in %s: %w", req.ID, c.Dir, err)
+	}
+	return f, err
+}
+
 // fileAs writes req under a fresh id; fs.ErrExist means the id was taken.
 func (c *Channel) fileAs(req Request) (*Filed, error) {
 	id, err := c.newID()
@@ -101,6 +115,12 @@ func (c *Channel) fileAs(req Request) (*Filed, error) {
 		return nil, err
 	}
 	req.ID = id
+	return c.fileUnder(req)
+}
+
+// fileUnder writes req under req.ID; fs.ErrExist means the id was taken.
+func (c *Channel) fileUnder(req Request) (*Filed, error) {
+	id := req.ID
 	if err := validateRequest(req); err != nil {
 		return nil, fmt.Errorf("file an approval request: %w", err)
 	}
