@@ -58,6 +58,10 @@ An invalid config.json is never overwritten.`,
 	return cmd
 }
 
+// thresholdUnset is what `config get approval.threshold` prints for an
+// unset key: which default applies, as `wisp doctor` says for this system.
+const thresholdUnset = "(unset: high while commands are confined, moderate with the sandbox off or nested; see wisp doctor)"
+
 func runConfigGet(app *App, key string) error {
 	_, cfg, err := app.Config()
 	if err != nil {
@@ -66,6 +70,9 @@ func runConfigGet(app *App, key string) error {
 	out, err := config.Get(cfg, key)
 	if err != nil {
 		return usageError{err}
+	}
+	if key == "approval.threshold" && cfg.Approval.Threshold == "" {
+		out = []byte(thresholdUnset) // "" would read as no threshold at all
 	}
 	_, err = fmt.Fprintf(app.Stdout, "%s\n", out)
 	return err

@@ -6,7 +6,9 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/approval"
 	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/sandbox"
 )
 
 // doctorCheck is one line of `wisp doctor`: a name and a function that
@@ -73,7 +75,31 @@ func doctorChecks(app *App, home config.Home) []doctorCheck {
 			}
 			return doctorSandbox(app, home)
 		}},
+		{"approval", func() (string, error) {
+			if homeErr != nil {
+				return "", errHomeUnsafe
+			}
+			return doctorThreshold(app)
+		}},
 	}
+}
+
+// doctorThreshold is the approval line: which threshold applies and why.
+// Doctor has no --unsafe, so the sandbox is off only by the config key.
+func doctorThreshold(app *App) (string, error) {
+	_, cfg, err := app.Config()
+	if err != nil {
+		return "", err
+	}
+	c := approval.Confined
+	switch {
+	case !cfg.CommandPolicy.Sandbox.Enabled:
+		c = approval.SandboxOff
+	case sandbox.Nested():
+		c = approval.Nested
+	}
+	return "threshold " + approval.ResolveThreshold(cfg.Approval.Threshold, c).String() +
+		"; outside-sandbox runs ask every time", nil
 }
 
 // doctorHome is the home line: the same check every other command makes

@@ -126,7 +126,7 @@ type gateOptions struct {
 // every approver that can ask here, asking at once.
 func (s *session) wireGate(opts gateOptions) {
 	g := &approval.Gate{
-		Threshold: s.cfg.Approval.Threshold, Held: approval.NewHeld(s.home),
+		Threshold: s.threshold().Level, Held: approval.NewHeld(s.home),
 		Audit: s.audit, Project: s.runner.Dir,
 	}
 	if opts.yes {
@@ -142,6 +142,24 @@ func (s *session) wireGate(opts gateOptions) {
 	}
 	g.Approvers = append(g.Approvers, opts.extra...)
 	s.runner.Gate = g
+}
+
+// threshold is the approval.threshold that applies to this session's
+// commands: as the operator set it, or the default for how they run.
+func (s *session) threshold() approval.Threshold {
+	return approval.ResolveThreshold(s.cfg.Approval.Threshold, confinement(s.runner.Resolve(false)))
+}
+
+// confinement maps how an ordinary command runs to what picks the default
+// threshold.
+func confinement(m runner.Mode) approval.Confinement {
+	switch m {
+	case runner.ModeConfined:
+		return approval.Confined
+	case runner.ModeNested:
+		return approval.Nested
+	}
+	return approval.SandboxOff
 }
 
 // channel is the pending channel, with refused answers audited.
