@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/wisp-sh/wisp/approval"
+	"github.com/wisp-sh/wisp/audit"
 	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/pending"
 )
@@ -75,16 +76,18 @@ func isTerminal(s any) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// printPending is the table. On a terminal an outside-sandbox line is
-// prefixed OUTSIDE THE SANDBOX: (0064 item 7); piped, the column stays the
-// command, for a script.
+// printPending is the table. Its SANDBOX column says, terminal or not,
+// whether a request would run confined or OUTSIDE the sandbox, so a script
+// reading it piped never loses that. On a terminal an outside-sandbox line
+// is also prefixed OUTSIDE THE SANDBOX: (0064 item 7); piped, the command
+// column stays the command.
 func printPending(w io.Writer, list []pending.Pending, now time.Time, tty bool) error {
 	if len(list) == 0 {
 		_, err := fmt.Fprintln(w, "no requests are waiting")
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tDIGEST\tLEVEL\tAGE\tCWD\tCOMMAND")
+	fmt.Fprintln(tw, "ID\tDIGEST\tLEVEL\tSANDBOX\tAGE\tCWD\tCOMMAND")
 	for _, p := range list {
 		r := p.Request
 		// The line comes from a file: escapes, newlines and bidi
@@ -93,10 +96,18 @@ func printPending(w io.Writer, list []pending.Pending, now time.Time, tty bool) 
 		if tty && r.OutsideSandbox {
 			line = "OUTSIDE THE SANDBOX: " + line
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, pending.Digest(p.Binding), r.Level,
-			age(now.Sub(r.RequestedAt)), render.Line(r.Cwd), line)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, pending.Digest(p.Binding), r.Level,
+			sandboxColumn(r), age(now.Sub(r.RequestedAt)), render.Line(r.Cwd), line)
 	}
 	return tw.Flush()
+}
+
+// sandboxColumn is where the request would run: confined, or OUTSIDE.
+func sandboxColumn(r pending.Request) string {
+	if r.OutsideSandbox {
+		return "OUTSIDE"
+	}
+	return "confined"
 }
 
 func age(d time.Duration) string {
@@ -139,7 +150,10 @@ func printPendingJSON(w io.Writer, list []pending.Pending, tty bool) error {
 func newApprovalsAnswerCmd(app *App, decision string) *cobra.Command {
 	var scope string
 	cmd := &cobra.Command{
-		Use:   decision + " ID",
+		Use: decision + " ID|DIGEST",
+		Long: "Answer the request that ID names: its whole id, a unique prefix of it (at least 4\n" +
+			"characters), or the 8-character digest the banner, the menu and wisp approvals\n" +
+			"pending show. A prefix that names several requests lists them and exits 2.",
 		Short: map[string]string{"approve": "Approve a waiting request", "deny": "Deny a waiting request"}[decision],
 		Args:  exactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
@@ -152,7 +166,7 @@ func newApprovalsAnswerCmd(app *App, decision string) *cobra.Command {
 	return cmd
 }
 
-func runApprovalsAnswer(app *App, id, decision, scope string) error {
+func runApprovalsAnswer(app *App, ref, decision, scope string) error {
 	if _, err := approval.ParseScope(scope); decision == "approve" && err != nil {
 		return usageError{err}
 	}
@@ -160,9 +174,9 @@ func runApprovalsAnswer(app *App, id, decision, scope string) error {
 	if err != nil {
 		return err
 	}
-	p, err := ch.Get(id)
+	p, err := findRequest(app, ch, ref)
 	if err != nil {
-		return withHint(err, "run wisp approvals pending to see what waits")
+		return err
 	}
 	ans, err := ch.Answer(p, decision, scope, "wisp approvals")
 	if err != nil {
@@ -170,6 +184,72 @@ func runApprovalsAnswer(app *App, id, decision, scope string) error {
 	}
 	_, err = fmt.Fprintln(app.Stdout, answerSummary(p.Request, ans, scope))
 	return err
+}
+
+// findRequest takes what the person saw, a unique id prefix or the
+// digest, to the one waiting request it names. Not waiting, the audit log
+// tells a request that was filed (an approval.pending event with that id or
+// digest) and has ended from one that never was.
+func findRequest(app *App, ch *pending.Channel, ref string) (pending.Pending, error) {
+	ref, err := pending.NormalRef(ref)
+	if err != nil {
+		return pending.Pending{}, usageError{err}
+	}
+	p, err := ch.Find(ref)
+	var amb *pending.AmbiguousError
+	switch {
+	case errors.As(err, &amb):
+		return p, usageError{withHint(errors.New(ambiguous(amb)),
+			"give more characters of the id, or the whole id, as wisp approvals pending shows it")}
+	case errors.Is(err, pending.ErrNotWaiting):
+		return p, notWaiting(app, ref)
+	}
+	return p, err
+}
+
+// ambiguous lists the candidates, each line shown and never obeyed.
+func ambiguous(amb *pending.AmbiguousError) string {
+	var b strings.Builder
+	b.WriteString(amb.Error() + ":")
+	for _, c := range amb.Candidates {
+		fmt.Fprintf(&b, "\n  %s  %s  %s", c.Request.ID, pending.Digest(c.Binding), render.Line(c.Request.Command))
+	}
+	return b.String()
+}
+
+// notWaiting says whether ref was ever filed, by the audit log.
+func notWaiting(app *App, ref string) error {
+	filed, err := everFiled(app, ref)
+	if err != nil {
+		return fmt.Errorf("request %s is not waiting, and the audit log could not be read to say whether it ever was: %w", ref, err)
+	}
+	if filed != "" {
+		return withHint(fmt.Errorf("request %s: %w", filed, pending.ErrGone), "wisp logs --event approval.decided says how it ended")
+	}
+	return withHint(fmt.Errorf("no request %s was ever filed: no waiting request and no approval.pending event in the audit log has that id or digest", ref),
+		"run wisp approvals pending to see what waits")
+}
+
+// everFiled returns the id of the request ref named in an approval.pending
+// event, or "" when none did. No log yet means none was filed.
+func everFiled(app *App, ref string) (string, error) {
+	home, err := app.Home()
+	if err != nil {
+		return "", err
+	}
+	found := ""
+	err = audit.Read(home, audit.Filter{Event: audit.EventApprovalPending}, func(r audit.Record) error {
+		id, _ := r.Fields["id"].(string)
+		digest, _ := r.Fields["digest"].(string)
+		if strings.HasPrefix(id, ref) || (len(ref) == pending.DigestLen && digest == ref) {
+			found = id
+		}
+		return nil
+	})
+	if errors.Is(err, audit.ErrNoLog) {
+		return "", nil
+	}
+	return found, err
 }
 
 // answerSummary echoes what was decided, with 0064 item 5's wording for a
