@@ -15,6 +15,10 @@ type Request struct {
 	Level          policy.Level
 	Reasons        []string // for outside-sandbox, OutsideReason first
 	Scopes         []Scope  // the answers a face may offer
+	// Grant is the folder an add_directory request would let commands
+	// write in for the rest of the session; empty for a command. The
+	// terminal asks it in its own words (grantDialog).
+	Grant string
 }
 
 // Answer is one approver's reply.

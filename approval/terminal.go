@@ -89,7 +89,7 @@ func (t *Terminal) Ask(ctx context.Context, req Request) (Answer, error) {
 	case err != nil:
 		return Answer{}, fmt.Errorf("read the answer from the terminal: %w: %w", ErrCannotAsk, err)
 	}
-	io.WriteString(t.TTY, "\r\x1b[K"+echo(ans)+"\r\n")
+	io.WriteString(t.TTY, "\r\x1b[K"+answerLine(req, ans)+"\r\n")
 	return ans, nil
 }
 
@@ -250,6 +250,9 @@ func withdrawnWhy(ctx context.Context) string {
 // An outside-sandbox dialog's last line is drawn by Ask, as it waits and
 // then listens.
 func Dialog(req Request) string {
+	if req.Grant != "" {
+		return grantDialog(req)
+	}
 	var b strings.Builder
 	if req.OutsideSandbox {
 		b.WriteString("⚠ approve OUTSIDE the sandbox\n")

@@ -144,8 +144,8 @@ func (tb *Toolbox) addDirectory(ctx context.Context, arguments string) (Output, 
 		return Output{Text: folder + " is already writable: commands may write there now"}, nil
 	}
 	ans, err := tb.Ask(ctx, approval.Request{
-		Line: "add_directory " + folder, Dir: tb.Folders.Project, Level: policy.Moderate,
-		Reasons: []string{"lets every command write under " + folder + " for the rest of this session", "the model says: " + a.Reason},
+		Line: "add_directory " + folder, Dir: tb.Folders.Project, Level: policy.Moderate, Grant: folder,
+		Reasons: []string{"the model says: " + a.Reason, "lets every command write under " + folder + " for the rest of this session"},
 		Scopes:  []approval.Scope{approval.Once},
 	})
 	if err != nil {

@@ -156,7 +156,7 @@ func TestAddDirectoryGrantsTheRepositoryRoot(t *testing.T) {
 	if got != "added "+w.repo+" to the writable roots for this session" {
 		t.Fatalf("%q", got)
 	}
-	if len(w.asked) != 1 || w.asked[0].Line != "add_directory "+w.repo {
+	if len(w.asked) != 1 || w.asked[0].Line != "add_directory "+w.repo || w.asked[0].Grant != w.repo {
 		t.Errorf("asked %+v", w.asked)
 	}
 	if out := w.call(t, "run_command", `{"command": "touch `+filepath.Join(w.repoSub, "now")+`"}`); !strings.Contains(out, "[exit status 0]") {
