@@ -33,7 +33,7 @@ func (e *AmbiguousError) Error() string {
 func NormalRef(ref string) (string, error) {
 	ref = strings.ToLower(strings.TrimSpace(ref))
 	if len(ref) < MinRef || len(ref) > 16 || !isLowerHex(ref, len(ref)) {
-		return "", fmt.Errorf("%q is not a request id, a prefix of one (at least %d characters) or a digest: they are lowercase hex (see wisp approvals pending)", ref, MinRef)
+		return "", fmt.Errorf("%q is not a request id, a prefix of one (at least %d characters) or a digest: each is hex characters, as wisp approvals pending shows them", ref, MinRef)
 	}
 	return ref, nil
 }
