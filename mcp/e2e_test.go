@@ -142,7 +142,9 @@ func checkOutsideDialog(t *testing.T, e elicitation, line, dir string) {
 // same line. An outside-sandbox answer with a scope is taken as once,
 // audited as downgraded, and asked again the next time.
 func TestOrdinaryRequestOffersScopesAndOutsideIsNeverRemembered(t *testing.T) {
-	w := newWorld(t)
+	// moderate, set by the operator: the confined default (high) would run
+	// touch without asking anyone.
+	w := newWorld(t, "approval.threshold", "moderate")
 	outside := "touch " + filepath.Join(w.outside, "again")
 	rep := w.run([]elicitAnswer{
 		{Action: "accept", Content: map[string]any{"scope": "session"}},
@@ -174,7 +176,7 @@ func TestOrdinaryRequestOffersScopesAndOutsideIsNeverRemembered(t *testing.T) {
 }
 
 func TestClientWithoutElicitationIsToldItCannotAsk(t *testing.T) {
-	w := newWorld(t)
+	w := newWorld(t, "approval.threshold", "moderate") // so that touch asks
 	target := filepath.Join(w.outside, "never")
 	rep := w.run(nil, runCommand("touch "+target, true), runCommand("touch made", false))
 	want := "error: command not approved: running outside the sandbox is asked of a person every time, and " +
