@@ -3,13 +3,9 @@
 package config
 
 import (
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/wisp-sh/wisp/internal/testenv"
@@ -24,26 +20,9 @@ const foreignEnv = "WISP_TEST_FOREIGN_DIR"
 // one: this test binary re-run as the unprivileged CI user, over the same
 // tests, plus the folder of root's files TestForeignOwners needs there.
 func TestAsAnUnprivilegedUser(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("already unprivileged: the other tests ran as this user")
-	}
-	uid, gid := testenv.NeedUnprivileged(t)
-	bin, tmp, foreign := binaryFor(t, uid, gid)
-	cmd := exec.Command(bin, "-test.count=1", "-test.v", "-test.run", "^Test(Healthy|Loose|Linked|HomeThrough|HomeUnder|HomeOf|Foreign)")
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "HOME="+tmp, foreignEnv+"="+foreign)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("as uid %d: %v\n%s", uid, err, out)
-	}
-	if !strings.Contains(string(out), "--- PASS: TestForeignOwners") {
-		t.Fatalf("as uid %d, TestForeignOwners did not pass:\n%s", uid, out)
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if strings.Contains(line, "--- ") {
-			t.Logf("as uid %d: %s", uid, strings.TrimSpace(line))
-		}
-	}
+	r := testenv.NewRerun(t)
+	foreign := foreignFiles(t, r)
+	r.Run(t, "^Test(Healthy|Loose|Linked|HomeThrough|HomeUnder|HomeOf|Foreign)", []string{foreignEnv + "=" + foreign}, "TestForeignOwners")
 }
 
 // TestForeignOwners refuses a home, a config.json and a folder above the
@@ -101,31 +80,21 @@ func foreignOwnersAsRoot(t *testing.T) {
 		"wisp's home "+h.Dir+" lies in "+parent+", which belongs to uid "+other+": its owner could move the home aside", "set WISP_HOME to a folder of your own")
 }
 
-// binaryFor copies this test binary where uid can run it, with a temporary
-// folder of its own and the folder of root's files for TestForeignOwners.
-func binaryFor(t *testing.T, uid, gid int) (bin, tmp, foreign string) {
-	dir, err := os.MkdirTemp("", "config-unprivileged-") // t.TempDir's parent is closed to others
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
-	bin = filepath.Join(dir, "config.test")
-	copyFile(t, os.Args[0], bin)
-	tmp = filepath.Join(dir, "tmp")
-	mkdirOwned(t, tmp, uid, gid)
-	foreign = filepath.Join(dir, "foreign") // root's, 0755
+// foreignFiles makes, in the run's folder, the folder of root's files that
+// TestForeignOwners reads as the unprivileged user.
+func foreignFiles(t *testing.T, r *testenv.Rerun) string {
+	foreign := filepath.Join(r.Dir, "foreign") // root's, 0755
 	os.Mkdir(foreign, 0o755)
 	os.Mkdir(filepath.Join(foreign, "home-of-root"), 0o700)
 	cfgHome := filepath.Join(foreign, "home-with-roots-config")
-	mkdirOwned(t, cfgHome, uid, gid)
+	mkdirOwned(t, cfgHome, r.UID, r.GID)
 	mustWrite(t, filepath.Join(cfgHome, "config.json"), "{}", 0o644)
-	mkdirOwned(t, filepath.Join(foreign, "users-folder"), uid, gid)
-	mkdirOwned(t, filepath.Join(foreign, "users-folder", "home"), uid, gid)
+	mkdirOwned(t, filepath.Join(foreign, "users-folder"), r.UID, r.GID)
+	mkdirOwned(t, filepath.Join(foreign, "users-folder", "home"), r.UID, r.GID)
 	if err := os.Symlink("users-folder", filepath.Join(foreign, "link-by-root")); err != nil {
 		t.Fatal(err)
 	}
-	return bin, tmp, foreign
+	return foreign
 }
 
 func mkdirOwned(t *testing.T, p string, uid, gid int) {
@@ -134,23 +103,6 @@ func mkdirOwned(t *testing.T, p string, uid, gid int) {
 		t.Fatal(err)
 	}
 	if err := os.Chown(p, uid, gid); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func copyFile(t *testing.T, from, to string) {
-	t.Helper()
-	src, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY, 0o755)
-	if err == nil {
-		_, err = io.Copy(dst, src)
-		dst.Close()
-	}
-	if err != nil {
 		t.Fatal(err)
 	}
 }

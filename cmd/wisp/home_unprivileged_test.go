@@ -3,14 +3,11 @@
 package main
 
 import (
-	"io"
 	"os"
-	"os/exec"
 	"os/user"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/wisp-sh/wisp/internal/testenv"
@@ -24,36 +21,14 @@ const foreignHomeEnv = "WISP_TEST_FOREIGN_HOME"
 // and the link swap are run again as a person's account: this test binary
 // as the unprivileged CI user, over the TestHome tests.
 func TestHomeAsAnUnprivilegedUser(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("already unprivileged: the other tests ran as this user")
-	}
-	uid, gid := testenv.NeedUnprivileged(t)
-	dir, err := os.MkdirTemp("", "wisp-home-unprivileged-") // t.TempDir's parent is closed to others
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
-	bin := filepath.Join(dir, "wisp.test")
-	copyExecutable(t, os.Args[0], bin)
-	tmp := ownedDir(t, filepath.Join(dir, "tmp"), uid, gid)
-	home := personalDir(t, uid, gid) // outside every root: writes outside go here
-	foreign := ownedDir(t, filepath.Join(dir, "foreign-home"), uid, gid)
+	r := testenv.NewRerun(t)
+	home := personalDir(t, r.UID, r.GID) // outside every root: writes outside go here
+	foreign := r.OwnedDir(t, "foreign-home")
 	if err := os.WriteFile(filepath.Join(foreign, "config.json"), []byte("{}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "-test.count=1", "-test.v", "-test.run", "^TestHome(LinkSwapped|Loose|ForeignOwner)")
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp, "HOME="+home, foreignHomeEnv+"="+foreign)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}}
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("as uid %d: %v\n%s", uid, err, out)
-	}
-	for _, name := range []string{"TestHomeLinkSwappedByAConfinedCommand", "TestHomeLooseRefusedBeforeAnyRun", "TestHomeForeignOwner"} {
-		if !strings.Contains(string(out), "--- PASS: "+name) {
-			t.Errorf("as uid %d, %s did not pass:\n%s", uid, name, out)
-		}
-	}
+	r.Run(t, "^TestHome(LinkSwapped|Loose|ForeignOwner)", []string{"HOME=" + home, foreignHomeEnv + "=" + foreign},
+		"TestHomeLinkSwappedByAConfinedCommand", "TestHomeLooseRefusedBeforeAnyRun", "TestHomeForeignOwner")
 }
 
 // A config.json of another user is refused, exit 2: as root, one chowned
@@ -98,32 +73,4 @@ func personalDir(t *testing.T, uid, gid int) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-func ownedDir(t *testing.T, p string, uid, gid int) string {
-	t.Helper()
-	if err := os.Mkdir(p, 0o700); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chown(p, uid, gid); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-func copyExecutable(t *testing.T, from, to string) {
-	t.Helper()
-	src, err := os.Open(from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer src.Close()
-	dst, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY, 0o755)
-	if err == nil {
-		_, err = io.Copy(dst, src)
-		dst.Close()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
 }
