@@ -364,6 +364,9 @@ func TestChatCtrlCStopsACommandAndTheModel(t *testing.T) {
 	// command's process group and the turn.
 	c.typeLine("wait a while")
 	c.expect("● sleep 32.5")
+	// The line is shown before the command starts: a Ctrl-C in between
+	// stops the turn with no command to end.
+	waitForProgram(t, "sleep 32.5")
 	c.key(0x03)
 	c.expect("· stopped: the command and its processes were ended")
 	c.expect("› ")
@@ -428,6 +431,22 @@ func processesWith(s string) []string {
 		found = processesNow(s)
 	}
 	return found
+}
+
+// waitForProgram waits until a process runs with argv exactly as given
+// (the program itself, not a shell or helper that names it).
+func waitForProgram(t *testing.T, argv string) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		dirs, _ := filepath.Glob("/proc/[0-9]*")
+		for _, d := range dirs {
+			data, err := os.ReadFile(filepath.Join(d, "cmdline"))
+			if err == nil && strings.TrimRight(strings.ReplaceAll(string(data), "\x00", " "), " ") == argv {
+				return
+			}
+		}
+	}
+	t.Fatalf("%q never started", argv)
 }
 
 func processesNow(s string) []string {
