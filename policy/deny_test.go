@@ -94,6 +94,8 @@ var deniedByDefault = map[string][]string{
 		`wisp "$PROMPT"`, `wisp $(cat prompt.txt)`, `"wis"p respond`, `w\isp chat`, "wisp\trespond", `wisp "respond"`,
 		"ls | wisp respond", "echo $(wisp respond x)", "x=`wisp respond`", "sh -c 'wisp chat'", "wisp mcp serve",
 		`wisp $'prompt'`,
+		// wisp tui, the full-screen face (issue 15).
+		"wisp tui", "env wisp tui", "wisp --unsafe tui", "nohup /usr/local/bin/wisp tui &", "sh -c 'wisp tui'",
 	},
 }
 
@@ -104,7 +106,7 @@ var allowedByDefault = []string{
 	"wisp --version", "wisp doctor", "wisp logs", "wisp logs --json", `wisp config set model.name "granite 8b"`,
 	"wisp", "grep wisp README.md", `echo "wisp chat"`, "wisp approvals pending", "wisp approvals", "wisp facts",
 	"wisp policy check -- ls", "man wisp", "wisp help chat", "cat wisp.md", "git log --grep wisp", "wispy respond",
-	"wisp hello", "echo wisp respond", `grep -r "wisp respond" docs`,
+	"wisp hello", "echo wisp respond", `grep -r "wisp respond" docs`, "wisp help tui", `echo "wisp tui"`, "wisp tuition",
 	// rm that is not of /.
 	"rm -rf ~", "rm -rf ~/", "rm -rf ./build", "rm -rf /tmp/x", "rm -f /", "rm -rf build/*", "rm -rf '/*'", "rm -rf $HOME",
 	// Pipes that do not end in a shell; mentions of a shell.

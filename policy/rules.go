@@ -154,7 +154,7 @@ var defaultRuleText = []Rule{
 	},
 	{
 		Name:    "nested-wisp",
-		Pattern: `^wisp` + wispOptions + `\s+(?:(?:respond|chat|mcp)` + ends + `|['"$])`,
+		Pattern: `^wisp` + wispOptions + `\s+(?:(?:respond|chat|mcp|tui)` + ends + `|['"$])`,
 		Reason:  "starts another wisp agent inside this one",
 		Hint:    "you are already the agent: do the work with your own tools; the person can start another wisp from their own terminal",
 		Scope:   EachCommand,
