@@ -72,7 +72,7 @@ vet-darwin:
 
 # Type-check darwin cgo code (and fyne.io/systray's, which wisp-bar builds on) with C faked.
 darwincheck:
-	$(GO) run ./tools/darwincheck ./... fyne.io/systray
+	$(GO) run ./internal/darwincheck ./... fyne.io/systray
 
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...

@@ -7,7 +7,7 @@
 // It is thin on purpose: the Objective-C lives in notify_darwin.m, the Go
 // side only converts strings and hands events over, and every decision is
 // the bar core's (package bar), tested on Linux. No Mac builds it in CI;
-// tools/darwincheck type-checks the Go side for GOOS=darwin with cgo faked.
+// internal/darwincheck type-checks the Go side for GOOS=darwin with cgo faked.
 //
 // Rules the code keeps:
 //   - macOS terminates a process that touches UNUserNotificationCenter

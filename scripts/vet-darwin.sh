@@ -3,7 +3,7 @@
 # and =1, on a machine with no Mac and no darwin C toolchain. Packages whose
 # darwin build runs cgo (a file that imports "C" in the package or in a
 # dependency outside the standard library) are left out: vet would have to
-# compile their C. tools/darwincheck type-checks those instead.
+# compile their C. internal/darwincheck type-checks those instead.
 set -euo pipefail
 
 GO=${GO:-go}

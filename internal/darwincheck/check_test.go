@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// checkIn runs darwincheck as `go run ./tools/darwincheck args...` would
+// checkIn runs darwincheck as `go run ./internal/darwincheck args...` would
 // from dir, returning its exit code and output.
 func checkIn(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()

@@ -10,7 +10,7 @@
 //
 // Usage:
 //
-//	go run ./tools/darwincheck [-goarch arm64,amd64] [packages]
+//	go run ./internal/darwincheck [-goarch arm64,amd64] [packages]
 //
 // It exits 0 when every such package type-checks (or there is none),
 // 1 when there are type errors, 2 when the packages cannot be loaded.
