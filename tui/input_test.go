@@ -43,9 +43,9 @@ func seq(parts ...any) []tea.Msg {
 
 type fakeHistory struct{ lines []string } // oldest first
 
-func (h *fakeHistory) Len() int          { return len(h.lines) }
-func (h *fakeHistory) At(i int) string   { return h.lines[len(h.lines)-1-i] }
-func (h *fakeHistory) Add(line string)   { h.lines = append(h.lines, line) }
+func (h *fakeHistory) Len() int        { return len(h.lines) }
+func (h *fakeHistory) At(i int) string { return h.lines[len(h.lines)-1-i] }
+func (h *fakeHistory) Add(line string) { h.lines = append(h.lines, line) }
 func (h *fakeHistory) last() (s string) {
 	if len(h.lines) > 0 {
 		s = h.lines[len(h.lines)-1]
