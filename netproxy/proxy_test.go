@@ -224,4 +224,3 @@ func socksDial(t *testing.T, p *Proxy, host string, port int) (net.Conn, byte) {
 	}
 	return c, r[1]
 }
-
