@@ -12,6 +12,8 @@ func TestOwnLeader(t *testing.T) {
 		{"its child, leading its group", "4100 (sh) R 4000 4100 4100 0 -1", true},
 		{"its child, a zombie", "4100 (sh) Z 4000 4100 4100 0 -1", true},
 		{"being reaped as it is read", "4100 (sh) X 0 0 0 0 -1", true},
+		{"being reaped, its group unhashed too", "4100 (sh) X 0 -1 -1 0 -1 4227084", true},
+		{"alive, with group -1", "4100 (sh) S 0 -1 -1", false},
 		{"a comm with spaces and parentheses", "4100 (a) b (c) S 4000 4100 4100", true},
 		{"another process's child", "4100 (sh) S 1 4100 4100", false},
 		{"not leading its group", "4100 (sh) S 4000 3999 3999", false},

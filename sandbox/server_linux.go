@@ -421,16 +421,17 @@ func (s *Server) isOwnLeader(pid int) bool {
 }
 
 // ownLeader reads /proc/PID/stat. A command being reaped as it is
-// read shows a dead state with parent and group 0 (the kernel has already
-// unhashed it); that too is a command gone. No live process shows both
-// zeros with a dead state, so a forged pid cannot pass as one.
+// read shows a dead state with parent 0 and group 0, or -1 once its group
+// is unhashed too (the kernel has already let go of it); that too is a
+// command gone. No live process shows a dead state, so a forged pid
+// cannot pass as one.
 func ownLeader(stat []byte, servingPid, pid int) bool {
 	fields := statFields(stat)
 	if len(fields) < 3 {
 		return false
 	}
 	state, ppid, pgrp := fields[0], fields[1], fields[2]
-	if (state == "Z" || state == "X") && ppid == "0" && pgrp == "0" {
+	if (state == "Z" || state == "X") && ppid == "0" && (pgrp == "0" || pgrp == "-1") {
 		return true
 	}
 	return ppid == strconv.Itoa(servingPid) && pgrp == strconv.Itoa(pid)
