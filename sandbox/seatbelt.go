@@ -35,19 +35,44 @@ type SeatbeltParam struct {
 }
 
 // SeatbeltParams lists the parameters for spec: ROOT_i for each root,
-// PROTECT_i for each protected path, DENYREAD_i for each secret and
+// PROTECT_i for each protected path, PIN_i for each folder between a root
+// and a protected path inside it, DENYREAD_i for each secret and
 // ALLOWREAD_i for each allowRead entry inside one.
 func SeatbeltParams(spec Spec) []SeatbeltParam {
 	var params []SeatbeltParam
-	for _, list := range []struct {
-		prefix string
-		paths  []string
-	}{{"ROOT", spec.Roots}, {"PROTECT", spec.Protected}, {"DENYREAD", spec.DenyRead}, {"ALLOWREAD", spec.AllowRead}} {
+	for _, list := range seatbeltLists(spec) {
 		for i, p := range list.paths {
 			params = append(params, SeatbeltParam{fmt.Sprintf("%s_%d", list.prefix, i), p})
 		}
 	}
 	return params
+}
+
+type seatbeltList struct {
+	prefix string
+	paths  []string
+}
+
+func seatbeltLists(spec Spec) []seatbeltList {
+	return []seatbeltList{{"ROOT", spec.Roots}, {"PROTECT", spec.Protected}, {"PIN", seatbeltPins(spec)},
+		{"DENYREAD", spec.DenyRead}, {"ALLOWREAD", spec.AllowRead}}
+}
+
+// seatbeltPins are the folders between a root and a protected path inside
+// it, outermost first: the folders Linux binds onto themselves
+// (planMounts), so that no command moves .git aside, writes its hooks
+// under the new name and moves it back. Seatbelt matches paths, not
+// folders, so a denial of .git/hooks does not follow .git when it is
+// renamed; refusing to unlink (rename or remove) each folder on the way
+// does.
+func seatbeltPins(spec Spec) []string {
+	var pins []string
+	for _, op := range planMounts(spec.Roots, spec.Protected) {
+		if !op.readOnly {
+			pins = append(pins, op.path)
+		}
+	}
+	return pins
 }
 
 // SeatbeltArgs returns the argv that runs `/bin/sh -c line` under the
@@ -62,82 +87,57 @@ func SeatbeltArgs(spec Spec, line string) []string {
 }
 
 // SeatbeltProfile is the profile text for spec. It depends only on how many
-// roots, protected paths, secrets and allowRead entries there are and on
-// the network switch: the paths
-// reach sandbox-exec as parameters, so no path can change the text.
+// paths each list holds and on the network and Unix socket switches: the
+// paths reach sandbox-exec as parameters, so no path can change the text.
 //
-// Everything is allowed except writing outside the roots and reading the
-// secrets; the protected paths are denied after the roots are allowed (the
-// last matching rule wins), the allowRead entries allowed after the
-// secrets are denied, signals reach only processes in the same sandbox, and with the
-// network off every network operation is denied except Unix sockets.
+// Everything is allowed (0009) but what Linux refuses too, each section
+// below taking away one thing and saying why: writes outside the roots,
+// devices, the protected paths and the folders above them, setuid and
+// setgid modes, the secrets, other processes, and the local services and
+// network. Seatbelt applies the last rule that matches, so each denial
+// comes after the allow it narrows.
 func SeatbeltProfile(spec Spec) string {
 	var b strings.Builder
-	b.WriteString("(version 1)\n(allow default)\n")
-	b.WriteString("\n; Writes only under the roots, and to the terminal and the null devices.\n")
-	b.WriteString("(deny file-write*)\n")
-	b.WriteString("(allow file-write*\n")
-	writeFilters(&b, "ROOT", len(spec.Roots))
-	for _, dev := range seatbeltDevices {
-		fmt.Fprintf(&b, "  %s\n", dev)
-	}
-	b.WriteString(")\n")
-	if len(spec.Protected) > 0 {
-		b.WriteString("\n; Never writable, even inside a root: wisp's home, a repository's hooks and config.\n")
-		b.WriteString("(deny file-write*\n")
-		writeFilters(&b, "PROTECT", len(spec.Protected))
-		b.WriteString(")\n")
-	}
-	writeReads(&b, spec)
-	b.WriteString("\n; Signals reach only processes inside this sandbox, never wisp.\n")
-	b.WriteString("(deny signal)\n(allow signal (target same-sandbox))\n")
-	if !spec.Network {
-		b.WriteString("\n; Network off: no connections, except over local Unix sockets.\n")
-		b.WriteString(seatbeltNetworkOff)
+	b.WriteString("(version 1)\n")
+	for _, section := range []func(*strings.Builder, Spec){
+		writeBase, writeWrites, writeDevices, writeProtected, writeSetugid,
+		writeReads, writeProcesses, writeLocalServices, writeNetwork,
+	} {
+		section(&b, spec)
 	}
 	return b.String()
 }
 
-// writeReads denies reading the secrets, after the allow default, and
-// gives back the allowRead entries inside them after that: the last
-// matching rule wins.
-func writeReads(b *strings.Builder, spec Spec) {
-	if len(spec.DenyRead) == 0 {
-		return
-	}
-	b.WriteString("\n; Secrets are not readable (commandPolicy.sandbox.denyRead).\n")
-	b.WriteString("(deny file-read*\n")
-	writeFilters(b, "DENYREAD", len(spec.DenyRead))
-	b.WriteString(")\n")
-	if len(spec.AllowRead) > 0 {
-		b.WriteString("\n; Given back by commandPolicy.sandbox.allowRead.\n")
-		b.WriteString("(allow file-read*\n")
-		writeFilters(b, "ALLOWREAD", len(spec.AllowRead))
-		b.WriteString(")\n")
+// writeNetwork closes the network when it is off, and Unix sockets unless
+// commandPolicy.sandbox.allowUnixSockets: a socket by path reaches docker,
+// tmux, ssh-agent and gpg-agent, and through some of them a command runs
+// outside the sandbox (Linux refuses socket(AF_UNIX) for the same reason).
+// Two sockets stay open because the system needs them: syslog(3)'s, which
+// runs nothing, and, with the network on, mDNSResponder's, through which
+// every name lookup goes. With the network off no lookup is made, so names
+// cannot carry data out either.
+func writeNetwork(b *strings.Builder, spec Spec) {
+	switch {
+	case !spec.Network && spec.UnixSockets:
+		b.WriteString("\n; Network off: no connections, except over local Unix sockets (allowUnixSockets).\n")
+		b.WriteString("(deny network*)\n")
+		b.WriteString("(allow network-outbound (remote unix-socket))\n")
+		b.WriteString("(allow network-inbound (local unix-socket))\n")
+		b.WriteString("(allow network-bind (local unix-socket))\n")
+	case !spec.Network:
+		b.WriteString("\n; Network off: no connections, no Unix sockets (docker, tmux, agents), no name lookups.\n")
+		b.WriteString("(deny network*)\n")
+		b.WriteString(seatbeltSyslog)
+	case !spec.UnixSockets:
+		b.WriteString("\n; No Unix sockets (commandPolicy.sandbox.allowUnixSockets): docker, tmux and\n")
+		b.WriteString("; the agents behind them run what they are sent outside the sandbox.\n")
+		b.WriteString("(deny network-outbound (remote unix-socket))\n")
+		b.WriteString("(deny network-bind (local unix-socket))\n")
+		b.WriteString(seatbeltSyslog)
+		b.WriteString("; Name lookups go through mDNSResponder's socket.\n")
+		b.WriteString("(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/mDNSResponder\")))\n")
 	}
 }
 
-func writeFilters(b *strings.Builder, prefix string, n int) {
-	for i := 0; i < n; i++ {
-		fmt.Fprintf(b, "  (subpath (param \"%s_%d\"))\n", prefix, i)
-	}
-}
-
-// seatbeltDevices are the device files any command may write, fixed text
-// that no input reaches.
-var seatbeltDevices = []string{
-	`(literal "/dev/null")`,
-	`(literal "/dev/zero")`,
-	`(literal "/dev/tty")`,
-	`(literal "/dev/stdout")`,
-	`(literal "/dev/stderr")`,
-	`(literal "/dev/dtracehelper")`,
-	`(subpath "/dev/fd")`,
-	`(regex #"^/dev/ttys[0-9]+$")`,
-}
-
-const seatbeltNetworkOff = `(deny network*)
-(allow network-outbound (remote unix-socket))
-(allow network-inbound (local unix-socket))
-(allow network-bind (local unix-socket))
-`
+const seatbeltSyslog = "; syslog(3) writes to this socket; nothing runs through it.\n" +
+	"(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/syslog\")))\n"

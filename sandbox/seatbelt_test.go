@@ -32,6 +32,8 @@ func TestSeatbeltProfileGolden(t *testing.T) {
 		{"network-on", exampleSpec(true)},
 		{"network-off", exampleSpec(false)},
 		{"no-protected", sandbox.Spec{Roots: []string{"/p"}, Network: true}},
+		{"unix-sockets", decisionSpec(true, true)},
+		{"network-off-unix-sockets", decisionSpec(false, true)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			golden(t, filepath.Join("testdata", "seatbelt-"+tc.name+".sb"), sandbox.SeatbeltProfile(tc.spec))
@@ -86,6 +88,21 @@ func TestSeatbeltPathsCannotAlterProfile(t *testing.T) {
 	}
 }
 
+// TestSeatbeltPinsAsParameters: the folders above a protected path travel
+// as -D parameters too, so a hostile folder name leaves the text as a
+// plain one would.
+func TestSeatbeltPinsAsParameters(t *testing.T) {
+	dir := "/p/x\") (allow default) ; #\"y\n(allow file-write*"
+	evil := sandbox.Spec{Roots: []string{"/p"}, Protected: []string{dir + "/.git/hooks"}}
+	plain := sandbox.Spec{Roots: []string{"/p"}, Protected: []string{"/p/a/.git/hooks"}}
+	if got, want := sandbox.SeatbeltProfile(evil), sandbox.SeatbeltProfile(plain); got != want {
+		t.Fatalf("a hostile folder changed the profile:\n%s", got)
+	}
+	if args := sandbox.SeatbeltArgs(evil, "true"); !slices.Contains(args, "PIN_0="+dir) || !slices.Contains(args, "PIN_1="+dir+"/.git") {
+		t.Fatalf("the folders above the hooks did not reach sandbox-exec as -D arguments: %q", args)
+	}
+}
+
 func TestSeatbeltArgs(t *testing.T) {
 	spec := sandbox.Spec{Roots: []string{"/proj"}, Protected: []string{"/home/.wisp"}, Network: true}
 	args := sandbox.SeatbeltArgs(spec, "make test")
@@ -96,17 +113,19 @@ func TestSeatbeltArgs(t *testing.T) {
 }
 
 // TestSeatbeltProfilesWellFormed parses every profile the generator can
-// emit (its text depends only on the counts and the network switch): the
+// emit (its text depends only on the counts and the two switches): the
 // parentheses balance, strings close, each rule is an allow, deny or
-// version form, every parameter it names has a -D, and the protected
-// denials come after the roots' allow.
+// version form naming operations Seatbelt knows, every parameter it names
+// has a -D, and the protected denials come after the roots' allow.
 func TestSeatbeltProfilesWellFormed(t *testing.T) {
 	for roots := 0; roots <= 4; roots++ {
 		for protected := 0; protected <= 4; protected++ {
 			for _, network := range []bool{true, false} {
-				spec := sandbox.Spec{Roots: numbered("/r", roots), Protected: numbered("/p", protected), Network: network}
-				name := fmt.Sprintf("roots=%d/protected=%d/network=%v", roots, protected, network)
-				t.Run(name, func(t *testing.T) { checkProfile(t, spec) })
+				for _, unix := range []bool{false, true} {
+					spec := sandbox.Spec{Roots: numbered("/r", roots), Protected: numbered("/p", protected), Network: network, UnixSockets: unix}
+					name := fmt.Sprintf("roots=%d/protected=%d/network=%v/unixSockets=%v", roots, protected, network, unix)
+					t.Run(name, func(t *testing.T) { checkProfile(t, spec) })
+				}
 			}
 		}
 	}
@@ -138,6 +157,7 @@ func checkProfile(t *testing.T, spec sandbox.Spec) {
 			t.Fatalf("rule %d is %s, not allow or deny", i, f)
 		}
 		checkParams(t, f, params)
+		splitRule(t, f) // every operation is one Seatbelt knows
 		s := f.String()
 		if strings.HasPrefix(s, "(allow file-write*") {
 			allowAt = i
@@ -180,5 +200,141 @@ func TestSeatbeltBackend(t *testing.T) {
 	argv, err := sandbox.Seatbelt{}.Command(spec, "true")
 	if err != nil || argv[0] != sandbox.SeatbeltExec {
 		t.Fatalf("Command = %q, %v", argv, err)
+	}
+}
+
+// decisionSpec is a person's project with its git files and wisp's home
+// protected, a secret with one entry given back, and the network and Unix
+// socket switches as given.
+func decisionSpec(network, unixSockets bool) sandbox.Spec {
+	spec := exampleSpec(network)
+	spec.DenyRead = []string{"/Users/ana/.ssh"}
+	spec.AllowRead = []string{"/Users/ana/.ssh/known_hosts"}
+	spec.UnixSockets = unixSockets
+	return spec
+}
+
+type decision struct {
+	what  string
+	q     sbplQuery
+	allow bool
+}
+
+// alwaysDecided holds whatever the network and Unix socket switches say:
+// what Linux enforces in every mode, as the profile must.
+var alwaysDecided = []decision{
+	{"write in the project", sbplQuery{op: "file-write-data", path: "/Users/ana/src/app/main.go"}, true},
+	{"write in the temporary folder", sbplQuery{op: "file-write-create", path: "/private/tmp/x"}, true},
+	{"write outside the roots", sbplQuery{op: "file-write-data", path: "/Users/ana/notes.txt"}, false},
+	{"chmod outside the roots", sbplQuery{op: "file-write-mode", path: "/Users/ana/notes.txt"}, false},
+	{"touch -d outside the roots", sbplQuery{op: "file-write-times", path: "/Users/ana/notes.txt"}, false},
+	{"an xattr outside the roots", sbplQuery{op: "file-write-xattr", path: "/Users/ana/notes.txt"}, false},
+	{"wisp's home", sbplQuery{op: "file-write-data", path: "/Users/ana/.wisp/config.json"}, false},
+	{"a hook", sbplQuery{op: "file-write-create", path: "/Users/ana/src/app/.git/hooks/pre-commit"}, false},
+	{"the hooks folder removed", sbplQuery{op: "file-write-unlink", path: "/Users/ana/src/app/.git/hooks"}, false},
+	{".git/config", sbplQuery{op: "file-write-data", path: "/Users/ana/src/app/.git/config"}, false},
+	{".git moved aside", sbplQuery{op: "file-write-unlink", path: "/Users/ana/src/app/.git"}, false},
+	{"an object", sbplQuery{op: "file-write-create", path: "/Users/ana/src/app/.git/objects/ab/cdef"}, true},
+	{"the index lock removed", sbplQuery{op: "file-write-unlink", path: "/Users/ana/src/app/.git/index.lock"}, true},
+	{"a folder of the project removed", sbplQuery{op: "file-write-unlink", path: "/Users/ana/src/app/build"}, true},
+	{"a setuid file in the project", sbplQuery{op: "file-write-setugid", path: "/Users/ana/src/app/sh"}, false},
+	{"read anywhere", sbplQuery{op: "file-read-data", path: "/Users/ana/src/other/main.go"}, true},
+	{"a secret", sbplQuery{op: "file-read-data", path: "/Users/ana/.ssh/id_ed25519"}, false},
+	{"allowRead's entry", sbplQuery{op: "file-read-data", path: "/Users/ana/.ssh/known_hosts"}, true},
+	{"a disk read raw", sbplQuery{op: "file-read-data", path: "/dev/rdisk0"}, false},
+	{"a disk written", sbplQuery{op: "file-write-data", path: "/dev/disk0s1"}, false},
+	{"bpf", sbplQuery{op: "file-read-data", path: "/dev/bpf0"}, false},
+	{"pf", sbplQuery{op: "file-write-data", path: "/dev/pf"}, false},
+	{"a device's name", sbplQuery{op: "file-read-metadata", path: "/dev/disk0"}, true},
+	{"ls /dev", sbplQuery{op: "file-read-data", path: "/dev"}, true},
+	{"/dev/null", sbplQuery{op: "file-write-data", path: "/dev/null"}, true},
+	{"/dev/urandom", sbplQuery{op: "file-read-data", path: "/dev/urandom"}, true},
+	{"a terminal", sbplQuery{op: "file-write-data", path: "/dev/ttys003"}, true},
+	{"a new pseudo-terminal", sbplQuery{op: "file-read-data", path: "/dev/ptmx"}, true},
+	{"a descriptor's alias", sbplQuery{op: "file-write-data", path: "/dev/fd/1"}, true},
+	{"signal wisp", sbplQuery{op: "signal", target: "outside"}, false},
+	{"signal its own processes", sbplQuery{op: "signal", target: "same-sandbox"}, true},
+	{"wisp's process information", sbplQuery{op: "process-info-pidfdinfo", target: "outside"}, false},
+	{"its own process information", sbplQuery{op: "process-info-pidinfo", target: "self"}, true},
+	{"its children's", sbplQuery{op: "process-info-pidinfo", target: "same-sandbox"}, true},
+	{"run a program", sbplQuery{op: "process-exec", path: "/usr/bin/make"}, true},
+	{"syslog", sbplQuery{op: "network-outbound", path: "/private/var/run/syslog", unix: true}, true},
+}
+
+// TestSeatbeltDecisions applies each profile, as Seatbelt would, to what a
+// confined command tries: what Linux refuses in every mode is refused, and
+// each switch opens exactly what it names.
+func TestSeatbeltDecisions(t *testing.T) {
+	tmux := sbplQuery{op: "network-outbound", path: "/private/tmp/tmux-501/default", unix: true}
+	bind := sbplQuery{op: "network-bind", path: "/Users/ana/src/app/test.sock", unix: true}
+	dns := sbplQuery{op: "network-outbound", path: "/private/var/run/mDNSResponder", unix: true}
+	tcp := sbplQuery{op: "network-outbound", path: ""}
+	apple := sbplQuery{op: "appleevent-send"}
+	osascript := sbplQuery{op: "process-exec", path: "/usr/bin/osascript"}
+	for _, tc := range []struct {
+		network, unix bool
+		also          []decision
+	}{
+		{true, false, []decision{{"tmux's socket", tmux, false}, {"a socket bound in the project", bind, false},
+			{"a name lookup", dns, true}, {"TCP", tcp, true}, {"an Apple event", apple, false}, {"osascript", osascript, false}}},
+		{false, false, []decision{{"tmux's socket", tmux, false}, {"a socket bound in the project", bind, false},
+			{"a name lookup", dns, false}, {"TCP", tcp, false}, {"an Apple event", apple, false}}},
+		{true, true, []decision{{"tmux's socket", tmux, true}, {"a socket bound in the project", bind, true},
+			{"TCP", tcp, true}, {"an Apple event", apple, true}, {"osascript", osascript, true}}},
+		{false, true, []decision{{"tmux's socket", tmux, true}, {"a socket bound in the project", bind, true},
+			{"TCP", tcp, false}, {"an Apple event", apple, true}}},
+	} {
+		t.Run(fmt.Sprintf("network=%v/unixSockets=%v", tc.network, tc.unix), func(t *testing.T) {
+			spec := decisionSpec(tc.network, tc.unix)
+			forms, params := parsedProfile(t, spec)
+			for _, d := range append(slices.Clone(alwaysDecided), tc.also...) {
+				if got, by := sbplDecide(t, forms, params, d.q); got != d.allow {
+					t.Errorf("%s (%s %s): allowed = %v by %s, want %v", d.what, d.q.op, d.q.path, got, by, d.allow)
+				}
+			}
+		})
+	}
+}
+
+func parsedProfile(t *testing.T, spec sandbox.Spec) ([]sexpr, map[string]string) {
+	t.Helper()
+	forms, err := parseProfile(sandbox.SeatbeltProfile(spec))
+	if err != nil {
+		t.Fatalf("malformed: %v", err)
+	}
+	params := map[string]string{}
+	for _, p := range sandbox.SeatbeltParams(spec) {
+		params[p.Name] = p.Value
+	}
+	return forms, params
+}
+
+// TestSeatbeltPins: each folder between a root and a protected path inside
+// it is pinned, outermost first, and none outside the roots or at a root:
+// with /private/tmp a root holding the project, the project folder is
+// pinned too, as Linux binds it.
+func TestSeatbeltPins(t *testing.T) {
+	spec := sandbox.Spec{
+		Roots:     []string{"/private/tmp/w/app", "/private/tmp"},
+		Protected: []string{"/Users/ana/.wisp", "/private/tmp/w/app/.git/hooks", "/private/tmp/w/app/.git/config", "/private/tmp/w/app/vendor/m/.git/hooks"},
+	}
+	var pins []string
+	for _, p := range sandbox.SeatbeltParams(spec) {
+		if strings.HasPrefix(p.Name, "PIN_") {
+			pins = append(pins, p.Value)
+		}
+	}
+	want := []string{"/private/tmp/w", "/private/tmp/w/app", "/private/tmp/w/app/.git", "/private/tmp/w/app/vendor", "/private/tmp/w/app/vendor/m", "/private/tmp/w/app/vendor/m/.git"}
+	if !slices.Equal(pins, want) {
+		t.Fatalf("pins = %q\nwant %q", pins, want)
+	}
+	forms, params := parsedProfile(t, spec)
+	for _, dir := range want {
+		if ok, by := sbplDecide(t, forms, params, sbplQuery{op: "file-write-unlink", path: dir}); ok {
+			t.Errorf("%s can be renamed (by %s)", dir, by)
+		}
+	}
+	if ok, by := sbplDecide(t, forms, params, sbplQuery{op: "file-write-unlink", path: "/private/tmp/w/other"}); !ok {
+		t.Errorf("a folder beside the pinned ones cannot be removed (by %s)", by)
 	}
 }

@@ -2,6 +2,8 @@ package sandbox_test
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -150,4 +152,104 @@ func TestParseProfileRejects(t *testing.T) {
 			t.Errorf("parseProfile(%q) succeeded, want an error", bad)
 		}
 	}
+}
+
+// sbplQuery is one operation a confined process attempts, as Seatbelt sees
+// it: the operation's name, the path it acts on (a socket's for the
+// network), whether that is a Unix socket, and for signals and process
+// information whose process it targets ("self", "same-sandbox",
+// "outside").
+type sbplQuery struct {
+	op, path string
+	unix     bool
+	target   string
+}
+
+// sbplDecide applies profile to q as Seatbelt does: the last rule that
+// matches decides. It knows the operations and filters wisp's profile uses
+// and fails on any other, so that a misspelt one, which would make
+// sandbox-exec refuse every profile on a Mac, fails here.
+func sbplDecide(t *testing.T, forms []sexpr, params map[string]string, q sbplQuery) (allowed bool, by string) {
+	t.Helper()
+	by = "no rule"
+	for _, f := range forms[1:] {
+		ops, filters := splitRule(t, f)
+		if !slices.ContainsFunc(ops, func(op string) bool { return opMatches(op, q.op) }) {
+			continue
+		}
+		if len(filters) == 0 || slices.ContainsFunc(filters, func(x sexpr) bool { return filterMatches(t, x, params, q) }) {
+			allowed, by = f.head() == "allow", f.String()
+		}
+	}
+	return allowed, by
+}
+
+// knownOperations are the SBPL operations wisp's profile may name: Apple's
+// own names, as the peers' profiles (Codex, Gemini CLI, Chromium,
+// sandbox-runtime) use them.
+var knownOperations = []string{"default", "file-read*", "file-read-data", "file-read-metadata",
+	"file-write*", "file-write-unlink", "file-write-setugid", "signal", "process-info*",
+	"process-exec", "appleevent-send", "lsopen", "network*", "network-outbound",
+	"network-inbound", "network-bind"}
+
+func splitRule(t *testing.T, f sexpr) (ops []string, filters []sexpr) {
+	t.Helper()
+	for _, x := range f.list[1:] {
+		if x.isList {
+			filters = append(filters, x)
+			continue
+		}
+		if !slices.Contains(knownOperations, x.atom) {
+			t.Fatalf("rule %s names the operation %q, which wisp's profile does not use", f, x.atom)
+		}
+		ops = append(ops, x.atom)
+	}
+	return ops, filters
+}
+
+func opMatches(rule, op string) bool {
+	if rule == "default" || rule == op {
+		return true
+	}
+	return strings.HasSuffix(rule, "*") && strings.HasPrefix(op, strings.TrimSuffix(rule, "*"))
+}
+
+func filterMatches(t *testing.T, f sexpr, params map[string]string, q sbplQuery) bool {
+	t.Helper()
+	switch f.head() {
+	case "subpath":
+		p := sbplValue(t, f.list[1], params)
+		return q.path == p || strings.HasPrefix(q.path, p+"/")
+	case "literal", "path-literal":
+		return q.path == sbplValue(t, f.list[1], params)
+	case "regex":
+		return regexp.MustCompile(strings.Trim(strings.TrimPrefix(f.list[1].atom, "#"), `"`)).MatchString(q.path)
+	case "remote", "local":
+		if len(f.list) < 2 || f.list[1].atom != "unix-socket" {
+			t.Fatalf("network filter %s: wisp's profile names only unix-socket ones", f)
+		}
+		return q.unix && (len(f.list) == 2 || filterMatches(t, f.list[2], params, q))
+	case "target":
+		switch f.list[1].atom {
+		case "same-sandbox":
+			return q.target == "self" || q.target == "same-sandbox"
+		case "others":
+			return q.target != "" && q.target != "self"
+		}
+	}
+	t.Fatalf("filter %s is not one wisp's profile uses", f)
+	return false
+}
+
+// sbplValue is a string atom's text, or the value of (param "NAME").
+func sbplValue(t *testing.T, x sexpr, params map[string]string) string {
+	t.Helper()
+	if x.head() == "param" {
+		v, ok := params[strings.Trim(x.list[1].atom, `"`)]
+		if !ok {
+			t.Fatalf("%s names a parameter no -D defines", x)
+		}
+		return v
+	}
+	return strings.Trim(x.atom, `"`)
 }
