@@ -15,6 +15,10 @@ type Request struct {
 	Level          policy.Level
 	Reasons        []string // for outside-sandbox, OutsideReason first
 	Scopes         []Scope  // the answers a face may offer
+	// Prefixes are the held prefixes ("go test …") a face may offer in
+	// place of the exact line, with the session, project and always
+	// scopes; none when only the line can be held (OfferedPrefixes).
+	Prefixes []string
 	// Grant is the folder an add_directory request would let commands
 	// write in for the rest of the session; empty for a command. The
 	// terminal asks it in its own words (grantDialog).
@@ -26,6 +30,8 @@ type Answer struct {
 	Approve bool
 	Scope   Scope
 	By      string // the face that answered: terminal, wisp-bar, wisp approvals, …
+	// Prefix holds the request's Prefixes at Scope instead of its line.
+	Prefix bool
 	// Reason says why a denial came about when it was not a person's "no":
 	// expired, or the reason the approver could not ask.
 	Reason string

@@ -77,38 +77,62 @@ func (g *Gate) Clear(ctx context.Context, gr runner.GateRequest) (runner.Clearan
 func (g *Gate) request(gr runner.GateRequest) Request {
 	req := Request{ID: newID(), Line: gr.Line, Dir: gr.Dir, OutsideSandbox: gr.OutsideSandbox,
 		Level: gr.Decision.Risk.Level, Reasons: gr.Decision.Risk.Reasons, Scopes: AllScopes}
-	if gr.OutsideSandbox {
+	switch {
+	case gr.OutsideSandbox:
 		req.Level = max(req.Level, policy.Moderate)
 		req.Reasons = append([]string{OutsideReason}, req.Reasons...)
 		req.Scopes = []Scope{Once}
+	case isPrefix(gr.Line):
+		// Held, the line would read as a prefix of its words: once only.
+		req.Scopes = []Scope{Once}
+	default:
+		if threshold, never, err := g.threshold(); err == nil && !never {
+			req.Prefixes = OfferedPrefixes(gr.Line, threshold)
+		}
 	}
 	return req
 }
 
-// passes reports whether an ordinary request needs no one: below the
-// threshold, or held.
-func (g *Gate) passes(req Request) (bool, string, error) {
+// threshold is the level that asks, or never.
+func (g *Gate) threshold() (policy.Level, bool, error) {
 	set := g.Threshold
 	if set == "" {
 		set = UnconfinedDefault // a gate wired without resolving fails toward asking
 	}
 	if set == "never" {
-		return true, "threshold never", nil
+		return 0, true, nil
 	}
-	threshold, err := policy.ParseLevel(set)
+	level, err := policy.ParseLevel(set)
 	if err != nil {
-		return false, "", fmt.Errorf("approval.threshold: %w", err)
+		return 0, false, fmt.Errorf("approval.threshold: %w", err)
 	}
-	if req.Level < threshold {
+	return level, false, nil
+}
+
+// passes reports whether an ordinary request needs no one: below the
+// threshold, or held.
+func (g *Gate) passes(req Request) (bool, string, error) {
+	threshold, never, err := g.threshold()
+	switch {
+	case err != nil:
+		return false, "", err
+	case never:
+		return true, "threshold never", nil
+	case req.Level < threshold:
 		return true, "below the threshold", nil
 	}
+	by := "held"
 	scope, err := g.Held.Covers(req.Line, g.Project)
+	if err == nil && scope == "" {
+		by = "held prefix"
+		scope, err = g.Held.CoversByPrefix(req.Line, g.Project, threshold)
+	}
 	if err != nil {
 		return false, "", err
 	}
 	if scope != "" {
-		g.log(audit.ApprovalDecided{ID: req.ID, Command: req.Line, Decision: "approve", By: "held", Scope: string(scope)})
-		return true, "held " + string(scope), nil
+		g.log(audit.ApprovalDecided{ID: req.ID, Command: req.Line, Decision: "approve", By: by, Scope: string(scope)})
+		return true, by + " " + string(scope), nil
 	}
 	return false, "", nil
 }
@@ -179,10 +203,16 @@ func (g *Gate) decide(req Request, ans Answer) (runner.Clearance, error) {
 	if req.OutsideSandbox && ans.Scope != Once && ans.Scope != "" {
 		ev.DowngradedFrom, ev.Scope, ans.Scope = string(ans.Scope), string(Once), Once
 	}
+	held := []string{req.Line}
+	if ans.Prefix && len(req.Prefixes) > 0 && ans.Scope != Once && !req.OutsideSandbox {
+		held, ev.Prefixes = req.Prefixes, req.Prefixes
+	}
 	g.log(ev)
 	if !req.OutsideSandbox {
-		if err := g.Held.Keep(req.Line, g.Project, ans.Scope); err != nil {
-			return runner.Clearance{}, err
+		for _, line := range held {
+			if err := g.Held.Keep(line, g.Project, ans.Scope); err != nil {
+				return runner.Clearance{}, err
+			}
 		}
 	}
 	return runner.Clearance{Approved: true, By: ans.By, Scope: string(ans.Scope)}, nil

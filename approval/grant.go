@@ -24,6 +24,8 @@ func grantDialog(req Request) string {
 // it holds for the session, never "once".
 func answerLine(req Request, a Answer) string {
 	switch {
+	case req.Grant == "" && a.Prefix:
+		return echo(a) + ", holding " + render.Line(strings.Join(req.Prefixes, ", "))
 	case req.Grant == "":
 		return echo(a)
 	case a.Approve:

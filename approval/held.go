@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/policy"
 )
 
 // Scope is how far an approval reaches.
@@ -37,7 +38,13 @@ func ParseScope(s string) (Scope, error) {
 }
 
 // Held is what stays approved: the session's memory, and approvals.json
-// (project and always). A held approval covers the exact same line.
+// (project and always). A held line covers the exact same line; a held
+// prefix ("go test …", see policy.LineCommands) covers every command whose
+// words begin with it.
+//
+// approvals.json keeps a prefix in the same lists as a line, as its words
+// and policy.PrefixMark, so that its format stays the one an older wisp
+// reads: there it is a line no model's command is, and it matches nothing.
 type Held struct {
 	path    string
 	mu      sync.Mutex
@@ -57,7 +64,7 @@ func NewHeld(h config.Home) *Held {
 	return &Held{path: h.ApprovalsFile(), session: map[string]bool{}}
 }
 
-// Covers reports the scope that holds line in project, if any.
+// Covers reports the scope that holds the exact line in project, if any.
 func (h *Held) Covers(line, project string) (Scope, error) {
 	h.mu.Lock()
 	inSession := h.session[line]
@@ -76,6 +83,28 @@ func (h *Held) Covers(line, project string) (Scope, error) {
 		return Project, nil
 	}
 	return "", nil
+}
+
+// CoversByPrefix reports the scope under which held prefixes (and held
+// lines, command by command) cover line at threshold, if any.
+func (h *Held) CoversByPrefix(line, project string, threshold policy.Level) (Scope, error) {
+	f, err := h.load()
+	if err != nil {
+		return "", err
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return coversByPrefix(line, threshold, func(entry string) Scope {
+		switch {
+		case h.session[entry]:
+			return Session
+		case slices.Contains(f.Project[project], entry):
+			return Project
+		case slices.Contains(f.Always, entry):
+			return Always
+		}
+		return ""
+	}), nil
 }
 
 // Keep remembers line at scope. Once keeps nothing.
@@ -102,7 +131,11 @@ func (h *Held) Keep(line, project string, scope Scope) error {
 type Entry struct {
 	Scope   Scope  `json:"scope"`
 	Project string `json:"project,omitempty"`
-	Line    string `json:"line"`
+	// Line is the line held, or a prefix's words and policy.PrefixMark.
+	Line string `json:"line"`
+	// Prefix says Line is a prefix: it holds every command that begins
+	// with its words.
+	Prefix bool `json:"prefix,omitempty"`
 }
 
 // List returns the held project and always approvals.
@@ -113,11 +146,11 @@ func (h *Held) List() ([]Entry, error) {
 	}
 	var out []Entry
 	for _, l := range f.Always {
-		out = append(out, Entry{Scope: Always, Line: l})
+		out = append(out, Entry{Scope: Always, Line: l, Prefix: isPrefix(l)})
 	}
 	for _, p := range sortedProjects(f.Project) {
 		for _, l := range f.Project[p] {
-			out = append(out, Entry{Scope: Project, Project: p, Line: l})
+			out = append(out, Entry{Scope: Project, Project: p, Line: l, Prefix: isPrefix(l)})
 		}
 	}
 	return out, nil

@@ -93,14 +93,23 @@ func (t *Terminal) Ask(ctx context.Context, req Request) (Answer, error) {
 	return ans, nil
 }
 
-// askOrdinary reads one key among those offered.
+// askOrdinary reads one key among those offered. Where the dialog offers
+// a prefix, e switches the scopes between the exact line and the prefix,
+// and the menu line says which one s, p and a would hold.
 func (t *Terminal) askOrdinary(req Request) (Answer, error) {
+	prefix := false
 	for {
 		k, err := t.key()
 		if err != nil {
 			return Answer{}, err
 		}
+		if (k == 'e' || k == 'E') && offersPrefix(req) {
+			prefix = !prefix
+			io.WriteString(t.TTY, "\r\x1b[K"+scopeLine(req, prefix)+" ")
+			continue
+		}
 		if ans, ok := answerKey(k, req); ok {
+			ans.Prefix = prefix && ans.Approve && ans.Scope != Once
 			return ans, nil
 		}
 	}
@@ -268,8 +277,34 @@ func Dialog(req Request) string {
 	if req.OutsideSandbox {
 		return b.String()
 	}
-	b.WriteString(scopeMenu(req.Scopes) + " ")
+	b.WriteString(scopeLine(req, false) + " ")
 	return b.String()
+}
+
+// scopeLine is the dialog's last line: its keys, and, where a prefix is
+// offered, what s, p and a hold and how to switch that.
+func scopeLine(req Request, prefix bool) string {
+	if !offersPrefix(req) {
+		return scopeMenu(req.Scopes)
+	}
+	held := render.Line(strings.Join(req.Prefixes, ", "))
+	if prefix {
+		return "hold " + held + ": " + scopeMenu(req.Scopes) + "  · [e] this line only"
+	}
+	return scopeMenu(req.Scopes) + "  · [e] hold " + held + " instead"
+}
+
+// offersPrefix: the request has prefixes, and a scope that would keep one.
+func offersPrefix(req Request) bool {
+	if len(req.Prefixes) == 0 {
+		return false
+	}
+	for _, s := range req.Scopes {
+		if s != Once {
+			return true
+		}
+	}
+	return false
 }
 
 func scopeMenu(scopes []Scope) string {

@@ -238,3 +238,32 @@ func TestTerminalAnsweredElsewhereSaysWhatAndByWhom(t *testing.T) {
 	<-got
 	screen.waitFor(t, "· answered elsewhere: approved once by wisp approvals")
 }
+
+// The dialog offers the prefix beside the exact line: e switches what s,
+// p and a hold, the menu says which, and the answer line says what is held.
+func TestTerminalDialogOffersThePrefix(t *testing.T) {
+	term, master, screen := openPTY(t)
+	req := Request{Line: "go test ./pkg/a", Dir: "/proj", Level: policy.Moderate,
+		Reasons: []string{"go test builds and runs the tests"}, Scopes: AllScopes, Prefixes: []string{"go test …"}}
+	got := askAsync(term, context.Background(), req)
+	screen.waitFor(t, "[y]once [s]ession [p]roject [a]lways [n]o  · [e] hold go test … instead")
+	master.Write([]byte("e"))
+	screen.waitFor(t, "hold go test …: [y]once [s]ession [p]roject [a]lways [n]o  · [e] this line only")
+	master.Write([]byte("p"))
+	if a := <-got; !a.Approve || a.Scope != Project || !a.Prefix {
+		t.Errorf("answer %+v, want the prefix held for the project", a)
+	}
+	screen.waitFor(t, "· approved project, holding go test …")
+}
+
+// Switched back, s holds the exact line only.
+func TestTerminalDialogPrefixSwitchedBack(t *testing.T) {
+	term, master, screen := openPTY(t)
+	req := Request{Line: "go test ./pkg/a", Dir: "/proj", Level: policy.Moderate, Scopes: AllScopes, Prefixes: []string{"go test …"}}
+	got := askAsync(term, context.Background(), req)
+	screen.waitFor(t, "[e] hold go test … instead")
+	master.Write([]byte("ees")) // read in order: on, off, then the session
+	if a := <-got; !a.Approve || a.Scope != Session || a.Prefix {
+		t.Errorf("answer %+v, want the exact line held for the session", a)
+	}
+}

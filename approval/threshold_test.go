@@ -107,7 +107,13 @@ var devSession = []string{
 // dialogs drives the real gate with the real default policy over the
 // session and counts the dialogs a person answering with scope sees.
 func dialogs(t *testing.T, threshold string, scope Scope) (n int, asked []string) {
-	person := &scripted{name: "terminal", person: true, answer: Answer{Approve: true, Scope: scope, By: "terminal"}}
+	return dialogsAnswering(t, threshold, Answer{Approve: true, Scope: scope, By: "terminal"})
+}
+
+// dialogsAnswering is dialogs with the person's whole answer: Prefix holds
+// the prefix wherever a dialog offers one.
+func dialogsAnswering(t *testing.T, threshold string, answer Answer) (n int, asked []string) {
+	person := &scripted{name: "terminal", person: true, answer: answer}
 	g, _ := newGate(t, threshold, person)
 	for _, line := range devSession {
 		before := person.asked.Load()

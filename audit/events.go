@@ -112,6 +112,8 @@ type ApprovalDecided struct {
 	DowngradedFrom string `json:"downgradedFrom,omitempty"`
 	Reason         string `json:"reason,omitempty"`
 	OutsideSandbox bool   `json:"outsideSandbox,omitempty"`
+	// Prefixes are the held prefixes the answer kept in place of the line.
+	Prefixes []string `json:"prefixes,omitempty"`
 }
 
 func (ApprovalDecided) EventName() string { return EventApprovalDecided }

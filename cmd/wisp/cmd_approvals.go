@@ -270,7 +270,10 @@ func newApprovalsListCmd(app *App) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "Show the held project and always approvals (approvals.json)",
-		Args:  noArgs,
+		Long: "Show the held project and always approvals kept in approvals.json: each is a line, held\n" +
+			"exactly, or a prefix such as \"go test …\", which holds every go test command whatever its\n" +
+			"other arguments. Session approvals live only as long as the wisp that holds them.",
+		Args: noArgs,
 		RunE: func(*cobra.Command, []string) error {
 			home, err := app.Home()
 			if err != nil {
@@ -289,7 +292,11 @@ func newApprovalsListCmd(app *App) *cobra.Command {
 				if e.Scope == approval.Project {
 					where = e.Project
 				}
-				fmt.Fprintf(app.Stdout, "%-7s %s  (%s)\n", e.Scope, render.Line(e.Line), render.Line(where))
+				kind := "line"
+				if e.Prefix {
+					kind = "prefix"
+				}
+				fmt.Fprintf(app.Stdout, "%-7s %-6s %s  (%s)\n", e.Scope, kind, render.Line(e.Line), render.Line(where))
 			}
 			return nil
 		},
@@ -299,8 +306,10 @@ func newApprovalsListCmd(app *App) *cobra.Command {
 func newApprovalsForgetCmd(app *App) *cobra.Command {
 	var all bool
 	cmd := &cobra.Command{
-		Use:   "forget LINE | --all",
-		Short: "Drop held approvals of LINE, or all of them",
+		Use:   "forget LINE | PREFIX… | --all",
+		Short: "Drop held approvals of LINE or of a prefix, or all of them",
+		Long: "Drop the held approvals of LINE, exactly as `wisp approvals list` shows it. A prefix is\n" +
+			"named with its mark: 'go test …', or 'go test ...' with three dots.",
 		RunE: func(_ *cobra.Command, args []string) error {
 			if all == (len(args) == 1) || len(args) > 1 {
 				return usageError{errors.New("wisp approvals forget takes one LINE, or --all")}
@@ -311,7 +320,7 @@ func newApprovalsForgetCmd(app *App) *cobra.Command {
 			}
 			line := ""
 			if len(args) == 1 {
-				line = args[0]
+				line = prefixTyped(args[0])
 			}
 			n, err := approval.NewHeld(home).Forget(line, all)
 			if err != nil {
@@ -323,4 +332,13 @@ func newApprovalsForgetCmd(app *App) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "drop every held approval")
 	return cmd
+}
+
+// prefixTyped reads a prefix typed with three dots ("go test ...") as the
+// mark it is held with ("go test …").
+func prefixTyped(arg string) string {
+	if words, ok := strings.CutSuffix(arg, "..."); ok && strings.TrimSpace(words) != "" {
+		return approval.PrefixEntry(strings.TrimRight(words, " "))
+	}
+	return arg
 }
