@@ -92,6 +92,9 @@ type helperArgs struct {
 	roots     []string
 	protect   []string
 	noNetwork bool
+	// proxyPort (--proxy-port), with --no-network, is the one TCP port a
+	// command may connect to: wisp's proxy (network.go).
+	proxyPort int
 	// unixSockets lets the command open Unix sockets; without the flag
 	// they are refused (fail closed: a helper run without it refuses).
 	unixSockets bool
@@ -130,6 +133,7 @@ func (h helperArgs) encode() []string {
 	if h.noNetwork {
 		args = append(args, "--no-network")
 	}
+	args = append(args, proxyFlags(h)...)
 	if h.unixSockets {
 		args = append(args, "--unix-sockets")
 	}
@@ -152,7 +156,7 @@ func (h helperArgs) encode() []string {
 }
 
 var errHelperUsage = errors.New("usage: wisp " + HelperCommand +
-	" [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--read-view DIGEST] [--no-network] [--unix-sockets] [--ns mount|user|none] [--serve] [--background] [--report] -- /ABSOLUTE/PROGRAM [ARGS]")
+	" [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--read-view DIGEST] [--no-network] [--proxy-port PORT] [--unix-sockets] [--ns mount|user|none] [--serve] [--background] [--report] -- /ABSOLUTE/PROGRAM [ARGS]")
 
 // parseHelperArgs reads the helper's flags (the words after HelperCommand).
 func parseHelperArgs(args []string) (helperArgs, error) {
@@ -174,7 +178,7 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 			h.background = true
 		case ReportFlag:
 			h.report = true
-		case "--root", "--protect", "--ns", "--deny-read", "--allow-read", "--read-view":
+		case "--root", "--protect", "--ns", "--deny-read", "--allow-read", "--read-view", "--proxy-port":
 			if i+1 >= len(args) {
 				return h, fmt.Errorf("%s needs a value; %w", flag, errHelperUsage)
 			}
@@ -201,6 +205,8 @@ func (h *helperArgs) set(flag, value string) {
 		h.allowRead = append(h.allowRead, value)
 	case "--read-view":
 		h.readView = value
+	case "--proxy-port":
+		h.proxyPort = parseProxyPort(value)
 	}
 }
 
@@ -214,6 +220,9 @@ func (h helperArgs) validate() error {
 		if !filepath.IsAbs(p) || filepath.Clean(p) != p {
 			return fmt.Errorf("%q is not a clean absolute path; %w", p, errHelperUsage)
 		}
+	}
+	if err := h.validateProxy(); err != nil {
+		return err
 	}
 	if h.probe {
 		return nil

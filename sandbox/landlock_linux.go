@@ -234,7 +234,7 @@ func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
 		return helperArgs{}, err
 	}
 	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, unixSockets: spec.UnixSockets, ns: NamespaceNone, argv: Plain(line)}
-	h.background = spec.Background
+	h.background, h.proxyPort = spec.Background, spec.proxyPort()
 	h.denyRead, h.allowRead, h.env = spec.DenyRead, spec.AllowRead, spec.CommandEnv(os.Environ())
 	h.readView = readView(spec.DenyRead)
 	for _, p := range l.protectedInRoots(spec) {

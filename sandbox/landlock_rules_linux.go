@@ -95,6 +95,7 @@ func landlockRules(cfg landlock.Config, h helperArgs, privatePTYs bool) ([]landl
 		}
 		rules = append(rules, landlock.PathAccess(rights, root))
 	}
+	rules = append(rules, proxyRules(h)...)
 	return append(rules,
 		landlock.PathAccess(handled&deviceRights, terminalDevices...).IgnoreIfMissing(),
 		terminalRule(handled, privatePTYs),

@@ -65,8 +65,8 @@ func (s Status) Summary() string {
 	for _, u := range s.Spec.Unreadable {
 		parts = append(parts, fmt.Sprintf("NOT unreadable: %s (%s)", u.Path, u.Why))
 	}
-	if !s.Spec.Network {
-		parts = append(parts, "network off")
+	if n := s.networkSummary(); n != "" {
+		parts = append(parts, n)
 	}
 	return strings.Join(parts, "; ")
 }
@@ -132,6 +132,7 @@ func (s Status) Lines() []string {
 		lines = append(lines, fmt.Sprintf("NOT protected: %s (%s)", u.Path, u.Why))
 	}
 	lines = append(lines, s.readLines()...)
+	lines = append(lines, s.networkLines()...)
 	if s.Landlock != nil {
 		gaps := append(append(s.Landlock.Gaps(s.Spec.Network, s.Spec.UnixSockets), s.namespaceGaps()...), readGaps()...)
 		for _, g := range append(gaps, s.processGaps()...) {

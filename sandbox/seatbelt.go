@@ -101,7 +101,7 @@ func SeatbeltProfile(spec Spec) string {
 	b.WriteString("(version 1)\n")
 	for _, section := range []func(*strings.Builder, Spec){
 		writeBase, writeWrites, writeDevices, writeProtected, writeSetugid,
-		writeReads, writeProcesses, writeLocalServices, writeNetwork,
+		writeReads, writeProcesses, writeLocalServices, writeNetwork, writeProxy,
 	} {
 		section(&b, spec)
 	}

@@ -22,6 +22,9 @@ type Spec struct {
 	Home string
 	// Network is false when commands may not open network connections.
 	Network bool
+	// Proxy, with Network false, is wisp's proxy, the one place a command
+	// may connect to (ThroughProxy; network.go).
+	Proxy NetworkProxy
 	// UnixSockets is true when commands may open Unix sockets; false, a
 	// socket through which another program would run a command for them
 	// (systemd --user, tmux, docker) is out of reach.

@@ -61,6 +61,7 @@ func Run(t *testing.T, b sandbox.Backend, o Options) {
 	t.Run("GitHooksAndConfigRefused", s.gitProtected)
 	t.Run("GitWritesPutBack", s.gitPutBack)
 	t.Run("NetworkOffRefusesTCP", s.networkOff)
+	t.Run("OnlyTheProxyReachable", s.onlyTheProxy)
 	t.Run("SignalOutsideRefused", s.signalRefused)
 	t.Run("AbstractSocketOutsideRefused", s.abstractSocketRefused)
 	t.Run("UnixSocketRefusedUnlessAllowed", s.unixSocketRefused)

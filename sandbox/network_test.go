@@ -1,0 +1,58 @@
+package sandbox
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestProxyFlagsRoundTrip(t *testing.T) {
+	h := helperArgs{roots: []string{"/p"}, noNetwork: true, proxyPort: 3128, argv: []string{"/bin/sh"}}
+	got, err := parseHelperArgs(h.encode()[1:])
+	if err != nil || got.proxyPort != 3128 || !got.noNetwork {
+		t.Fatalf("parse(encode) = %+v, %v; want the proxy port back", got, err)
+	}
+}
+
+func TestProxyFlagsRefused(t *testing.T) {
+	for _, args := range [][]string{
+		{"--proxy-port", "3128", "--", "/bin/sh"},                  // without --no-network it would mean nothing
+		{"--no-network", "--proxy-port", "0", "--", "/bin/sh"},     // not a port
+		{"--no-network", "--proxy-port", "65536", "--", "/bin/sh"}, // not a port
+		{"--no-network", "--proxy-port", "+3128", "--", "/bin/sh"}, // not as written
+		{"--no-network", "--proxy-port", "3128x", "--", "/bin/sh"}, // not a number
+	} {
+		if _, err := parseHelperArgs(args); err == nil {
+			t.Errorf("parseHelperArgs(%q) took it", args)
+		}
+	}
+}
+
+func TestNetworkMode(t *testing.T) {
+	on := Spec{Network: true}
+	proxied := on.ThroughProxy(NetworkProxy{Port: 3128, Allowed: []string{"github.com"}, Ask: true})
+	if on.NetworkMode() != "on" || (Spec{}).NetworkMode() != "off" || proxied.NetworkMode() != "proxy" || proxied.Network {
+		t.Fatalf("modes: %s %s %s", on.NetworkMode(), Spec{}.NetworkMode(), proxied.NetworkMode())
+	}
+	st := Status{Spec: proxied, Landlock: &LandlockFeatures{ABI: 7, TCP: true}}
+	lines := st.Lines()
+	if !slices.Contains(lines, "network: only through wisp's proxy on 127.0.0.1:3128 (allowedDomains github.com; other hosts are asked of a person)") {
+		t.Errorf("report lines miss the network mode: %q", lines)
+	}
+	if !strings.Contains(strings.Join(lines, "\n"), "not covered: a host elsewhere listening on port 3128") {
+		t.Errorf("report lines miss the proxy's gap: %q", lines)
+	}
+}
+
+func TestSeatbeltProxyAllowsOnlyTheProxy(t *testing.T) {
+	var b strings.Builder
+	writeProxy(&b, Spec{}.ThroughProxy(NetworkProxy{Port: 3128}))
+	if !strings.Contains(b.String(), `(allow network-outbound (remote ip "localhost:3128"))`) {
+		t.Fatalf("profile text %q does not allow the proxy", b.String())
+	}
+	b.Reset()
+	writeProxy(&b, Spec{Network: true, Proxy: NetworkProxy{Port: 3128}})
+	if b.Len() != 0 {
+		t.Fatalf("with the network on, the proxy adds %q", b.String())
+	}
+}
