@@ -40,6 +40,12 @@ type Sandbox struct {
 	// ends with the run.
 	AllowBackground bool     `json:"allowBackground"`
 	WritablePaths   []string `json:"writablePaths"`
+	// AllowedDomains, with allowNetwork false, lets confined commands reach
+	// these hosts through wisp's proxy (github.com, *.npmjs.org, host:443);
+	// DeniedDomains are refused even when allowed. Empty, the network
+	// stays off.
+	AllowedDomains []string `json:"allowedDomains"`
+	DeniedDomains  []string `json:"deniedDomains"`
 	// DenyRead adds to the default list of secrets no confined command
 	// may read; AllowRead takes entries of either back.
 	DenyRead    []string    `json:"denyRead"`
@@ -63,6 +69,9 @@ type Approval struct {
 	Threshold      string `json:"threshold"`
 	OutOfBand      bool   `json:"outOfBand"`
 	TimeoutSeconds int    `json:"timeoutSeconds"`
+	// AskForHosts asks a person about a host in neither domain list, where
+	// one can be asked; false refuses every such host.
+	AskForHosts bool `json:"askForHosts"`
 }
 
 // Limits bound what one command may cost.
@@ -96,7 +105,7 @@ func Default() Config {
 				WritablePaths:       []string{},
 			},
 		},
-		Approval: Approval{Threshold: "", OutOfBand: false, TimeoutSeconds: 600},
+		Approval: Approval{Threshold: "", OutOfBand: false, TimeoutSeconds: 600, AskForHosts: true},
 		Limits: Limits{
 			CommandTimeoutSeconds: 120,
 			OutputBytes:           16 << 10,

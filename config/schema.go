@@ -44,6 +44,8 @@ var schema = &field{kind: kindObject, fields: map[string]*field{
 			"writablePaths":       {kind: kindStrings},
 			"denyRead":            {kind: kindStrings},
 			"allowRead":           {kind: kindStrings},
+			"allowedDomains":      {kind: kindStrings},
+			"deniedDomains":       {kind: kindStrings},
 			"environment": {kind: kindObject, fields: map[string]*field{
 				"keep": {kind: kindStrings},
 				"drop": {kind: kindStrings},
@@ -54,6 +56,7 @@ var schema = &field{kind: kindObject, fields: map[string]*field{
 		"threshold":      {kind: kindEnum, values: Thresholds},
 		"outOfBand":      {kind: kindBool},
 		"timeoutSeconds": {kind: kindInt, min: 1},
+		"askForHosts":    {kind: kindBool},
 	}},
 	"limits": {kind: kindObject, fields: map[string]*field{
 		"commandTimeoutSeconds": {kind: kindInt, min: 1},

@@ -19,6 +19,9 @@ var SettableKeys = []string{
 	"commandPolicy.sandbox.allowNetwork",
 	"commandPolicy.sandbox.allowUnixSockets",
 	"commandPolicy.sandbox.allowBackground",
+	"commandPolicy.sandbox.allowedDomains",
+	"commandPolicy.sandbox.deniedDomains",
+	"approval.askForHosts",
 	"approval.threshold",
 	"approval.outOfBand",
 	"model.name",
@@ -144,6 +147,8 @@ func parseValue(f *field, key, value string) (any, error) {
 		if !slices.Contains(f.values, value) {
 			return nil, fmt.Errorf("%s takes one of %s, not %q", key, strings.Join(f.values, ", "), value)
 		}
+	case kindStrings:
+		return parseStrings(key, value)
 	}
 	return value, nil
 }
@@ -158,4 +163,18 @@ func put(tree map[string]any, path []string, v any) {
 		tree = next
 	}
 	tree[path[len(path)-1]] = v
+}
+
+// parseStrings reads a list key's value as a JSON array of strings, the
+// form config.json holds it in: ["github.com","*.npmjs.org"].
+func parseStrings(key, value string) (any, error) {
+	var list []string
+	if err := json.Unmarshal([]byte(value), &list); err != nil || list == nil {
+		return nil, fmt.Errorf("%s takes a JSON array of strings, such as '[\"github.com\",\"*.npmjs.org\"]', not %q", key, value)
+	}
+	out := make([]any, len(list))
+	for i, s := range list {
+		out[i] = s
+	}
+	return out, nil
 }
