@@ -19,6 +19,7 @@ var summaryKeys = map[string][]string{
 	EventAnswerRefused:     {"id", "by", "reason", "file"},
 	EventCommandTyped:      {"exitCode", "outsideSandbox", "sandboxRefusal", "sandboxPaths"},
 	EventCommandOutcome:    {"origin", "exitCode", "timedOut", "canceled", "sandbox", "outsideSandbox", "sandboxRefusal", "sandboxPaths", "unprotected"},
+	EventNetworkDecision:   networkSummaryKeys,
 }
 
 // Summary renders the record's main fields on one line for a person:
