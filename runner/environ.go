@@ -12,7 +12,11 @@ func (r *Runner) envFor(mode Mode) []string {
 	if mode == ModeOutside || mode == ModeSandboxOff {
 		return r.Env
 	}
-	return r.Spec.CommandEnv(r.baseEnv())
+	env := r.Spec.CommandEnv(r.baseEnv())
+	if mode == ModeConfined {
+		env = r.proxyEnv(env)
+	}
+	return env
 }
 
 // DroppedEnv names the variables confined commands go without, in the

@@ -49,7 +49,9 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 	if mode == ModeConfined {
 		git = confinement.SnapshotGit()
 	}
+	endNetwork := r.beginNetwork(id, req.Line, mode)
 	er, err := execute(ctx, spec)
+	refusedHosts := endNetwork()
 	file.Close() // adds the output to the store, pruning the oldest when due
 	// Once execute returns, every process of the command has ended, so
 	// nothing can write again after what it wrote is put back.
@@ -62,6 +64,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 	res.Output, res.OutputID, res.OutputBytes = view.View(id), id, view.Total()
 	res.Timeout = r.timeout(req)
 	r.checkRefusal(mode, confinement, view, &res)
+	noteNetwork(&res, refusedHosts)
 	r.notePutBack(&res)
 	noteStopped(&res, er, mode == ModeConfined && r.Spec.Background)
 	r.auditOutcome(req, res)

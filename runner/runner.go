@@ -18,6 +18,7 @@ import (
 
 	"github.com/wisp-sh/wisp/audit"
 	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/netproxy"
 	"github.com/wisp-sh/wisp/policy"
 	"github.com/wisp-sh/wisp/sandbox"
 	"github.com/wisp-sh/wisp/sandbox/refusal"
@@ -96,6 +97,9 @@ type Runner struct {
 	// confined command starts its own helper.
 	OneShot bool
 	served  served // the served sandbox helper, started at the first confined command
+	// Hosts asks a person about a host in neither domain list (network.go).
+	Hosts netproxy.Asker
+	net   network // wisp's proxy, when commands reach the network by domain
 }
 
 // ErrNoSandbox is wrapped in the error of a confined run when no sandbox

@@ -67,9 +67,10 @@ func (s *served) closeLocked() {
 	}
 }
 
-// Close ends the served sandbox helper, if one runs, and the commands it
-// started that still run.
+// Close stops wisp's network proxy, and ends the served sandbox helper,
+// if one runs, and the commands it started that still run.
 func (r *Runner) Close() {
+	r.closeNetwork()
 	r.served.mu.Lock()
 	defer r.served.mu.Unlock()
 	r.served.closeLocked()
