@@ -174,6 +174,31 @@ func (s *NotificationServer) CloseByUser(id uint32) {
 	s.mu.Unlock()
 }
 
+// HoldClose closes notification id now, without a signal, and returns the
+// function that sends its NotificationClosed(id, 2) later. dunst closes a
+// banner when it acts on its default action: a replacement posted after
+// that gets a new id, and the close may reach the poster after it posted
+// the replacement, which is the order a test needs to reproduce.
+func (s *NotificationServer) HoldClose(id uint32) (sendClosed func()) {
+	s.mu.Lock()
+	delete(s.open, id)
+	s.mu.Unlock()
+	return func() { s.emit(id, "NotificationClosed", id, ClosedByUser) }
+}
+
+// Open returns the ids of the notifications shown now, lowest first: what
+// the person sees on screen.
+func (s *NotificationServer) Open() []uint32 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ids := make([]uint32, 0, len(s.open))
+	for id := range s.open {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	return ids
+}
+
 // emit sends one signal about notification id to the connection that
 // posted it, or to everyone when broadcasting.
 func (s *NotificationServer) emit(id uint32, member string, body ...any) {

@@ -1,0 +1,118 @@
+package dbustest
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/godbus/dbus/v5"
+)
+
+// The StatusNotifierWatcher a tray host runs: its name, object and interface.
+const (
+	WatcherName  = "org.kde.StatusNotifierWatcher"
+	WatcherPath  = dbus.ObjectPath("/StatusNotifierWatcher")
+	WatcherIface = "org.kde.StatusNotifierWatcher"
+)
+
+// Watcher stands in for a tray host's org.kde.StatusNotifierWatcher: it
+// hears each item that registers, so a test knows when a tray is up and
+// which connection serves it. A test starts it whenever it likes (before
+// the tray, or after), stops it and starts another, as a desktop's panel
+// that starts late or restarts does.
+type Watcher struct {
+	conn *dbus.Conn
+
+	mu       sync.Mutex
+	items    []string // unique names of the registrations, oldest first
+	changed  chan struct{}
+	notReady int // registrations still to refuse as an unexported object
+	taken    int // registrations already returned by Registered
+}
+
+// WatcherOption changes how a stand-in watcher starts.
+type WatcherOption func(*Watcher)
+
+// NotReadyFor makes the watcher answer its first n registrations with
+// org.freedesktop.DBus.Error.UnknownObject, as a host does that took the
+// name before it exported its object (seen with real tray hosts).
+func NotReadyFor(n int) WatcherOption { return func(w *Watcher) { w.notReady = n } }
+
+// StartWatcher connects to the bus at address, exports the watcher and
+// takes its name. It stops when t ends, or at Stop.
+func StartWatcher(t testing.TB, address string, opts ...WatcherOption) *Watcher {
+	t.Helper()
+	w := &Watcher{conn: Dial(t, address), changed: make(chan struct{})}
+	for _, opt := range opts {
+		opt(w)
+	}
+	if err := w.conn.Export(watcherMethods{w}, WatcherPath, WatcherIface); err != nil {
+		t.Fatalf("export the StatusNotifierWatcher: %v", err)
+	}
+	reply, err := w.conn.RequestName(WatcherName, dbus.NameFlagDoNotQueue)
+	if err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("own %s on the private bus: reply %v, %v", WatcherName, reply, err)
+	}
+	return w
+}
+
+// Stop releases the name and disconnects, as a tray host that exits. The
+// name is free for another watcher when Stop returns.
+func (w *Watcher) Stop() {
+	w.conn.ReleaseName(WatcherName)
+	w.conn.Close()
+}
+
+// Registrations returns the unique names of every registration accepted so
+// far, oldest first.
+func (w *Watcher) Registrations() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return append([]string(nil), w.items...)
+}
+
+// Registered waits up to timeout for a registration that no earlier call
+// returned and returns the unique name of the connection that made it.
+func (w *Watcher) Registered(t testing.TB, timeout time.Duration) string {
+	t.Helper()
+	deadline := time.After(timeout)
+	for {
+		w.mu.Lock()
+		if w.taken < len(w.items) {
+			name := w.items[w.taken]
+			w.taken++
+			w.mu.Unlock()
+			return name
+		}
+		changed := w.changed
+		w.mu.Unlock()
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("no tray item registered with the StatusNotifierWatcher within %v", timeout)
+		}
+	}
+}
+
+func (w *Watcher) register(sender string) *dbus.Error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.notReady > 0 {
+		w.notReady--
+		return dbus.NewError("org.freedesktop.DBus.Error.UnknownObject", []any{"no such object path " + string(WatcherPath)})
+	}
+	w.items = append(w.items, sender)
+	close(w.changed)
+	w.changed = make(chan struct{})
+	return nil
+}
+
+// watcherMethods is what Watcher exports, kept apart from its test-facing
+// methods.
+type watcherMethods struct{ w *Watcher }
+
+func (m watcherMethods) RegisterStatusNotifierItem(sender dbus.Sender, service string) *dbus.Error {
+	return m.w.register(string(sender))
+}
+
+func (m watcherMethods) RegisterStatusNotifierHost(service string) *dbus.Error { return nil }
