@@ -19,7 +19,7 @@ func (b *Bar) menuClick(key string) (quit bool) {
 		b.paused = !b.paused
 		b.syncBanners()
 	case KeyAuditLog:
-		b.open("the audit log", func() error { return b.cfg.Desktop.Open(b.cfg.AuditFile) })
+		b.open("the audit log", func() error { return b.cfg.Desktop.OpenAuditLog(b.cfg.AuditFile) })
 	case KeyNotifications:
 		b.open("the notification settings", b.cfg.Desktop.OpenNotificationSettings)
 	default:

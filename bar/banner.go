@@ -15,6 +15,12 @@ type Banner struct {
 	Title   string
 	Body    string
 	Actions []BannerAction
+	// Urgent asks for the most urgent banner the system offers, kept on
+	// screen until it is answered: a request to run outside the sandbox.
+	Urgent bool
+	// Serial numbers this banner among all the Bar showed; the face
+	// reports it back in each BannerEvent about it.
+	Serial uint64
 }
 
 // BannerAction is one button: Key comes back in the BannerEvent.
@@ -27,6 +33,9 @@ type BannerEvent struct {
 	ID     string
 	Action string // ActionApprove, ActionDeny, ActionDetails; "" when closed
 	Closed bool
+	// Serial is the Serial of the banner the event is about, or 0 when the
+	// face cannot tell (the event is then about the banner shown now).
+	Serial uint64
 }
 
 // Details is everything about one request, for a person who asked to see
@@ -36,6 +45,8 @@ type Details struct {
 	Title   string
 	Text    string
 	Actions []BannerAction
+	Urgent  bool   // as Banner.Urgent
+	Serial  uint64 // as Banner.Serial
 }
 
 // BannerFor is the banner for p: the title of its kind, then the line, the
@@ -48,7 +59,7 @@ func BannerFor(p pending.Pending, home string) Banner {
 		body = append(body, visible(r.Reasons[0]))
 	}
 	body = append(body, "digest "+pending.Digest(p.Binding))
-	return Banner{ID: r.ID, Title: BannerTitle(r), Body: strings.Join(body, "\n"), Actions: bannerActions(r)}
+	return Banner{ID: r.ID, Title: BannerTitle(r), Body: strings.Join(body, "\n"), Actions: bannerActions(r), Urgent: r.OutsideSandbox}
 }
 
 // bannerActions are Approve once (where offered) and Deny as buttons, and
@@ -75,7 +86,7 @@ func DetailsFor(p pending.Pending, now time.Time, home string) Details {
 		"request "+r.ID+" · digest "+pending.Digest(p.Binding),
 		"binding "+p.Binding,
 	)
-	return Details{ID: r.ID, Title: BannerTitle(r), Text: strings.Join(text, "\n"), Actions: bannerActions(r)}
+	return Details{ID: r.ID, Title: BannerTitle(r), Text: strings.Join(text, "\n"), Actions: bannerActions(r), Urgent: r.OutsideSandbox}
 }
 
 // shownBanner is what a raised banner showed.
@@ -83,6 +94,13 @@ type shownBanner struct {
 	binding string
 	group   string
 	details bool // shown because the person asked for details: kept while paused
+	serial  uint64
+}
+
+// posted is what one banner showed, by its serial: a click on it answers
+// for these bytes, whichever banner of the request stands now.
+type posted struct {
+	id, binding string
 }
 
 // bannerPlan is what to change so that the banners match the state.

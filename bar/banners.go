@@ -24,12 +24,24 @@ func (b *Bar) syncBanners() {
 	}
 }
 
+// nextSerial numbers one banner about to be shown. The face reports it
+// back with every event about that banner, so an event is matched to the
+// banner it is about, not merely to its request: a request's banner and
+// the Details banner that replaced it are told apart.
+func (b *Bar) nextSerial(p pending.Pending) uint64 {
+	b.serial++
+	b.posted[b.serial] = posted{id: p.Request.ID, binding: p.Binding}
+	return b.serial
+}
+
 func (b *Bar) raise(p pending.Pending) {
-	if err := b.cfg.Face.Show(BannerFor(p, b.cfg.Home)); err != nil {
+	banner := BannerFor(p, b.cfg.Home)
+	banner.Serial = b.nextSerial(p)
+	if err := b.cfg.Face.Show(banner); err != nil {
 		b.tell(fmt.Sprintf("the banner for request %s could not be shown: %v", p.Request.ID, err))
 		return
 	}
-	b.shown[p.Request.ID] = shownBanner{binding: p.Binding, group: group(p.Request)}
+	b.shown[p.Request.ID] = shownBanner{binding: p.Binding, group: group(p.Request), serial: banner.Serial}
 }
 
 func (b *Bar) withdraw(id string) {
@@ -39,9 +51,28 @@ func (b *Bar) withdraw(id string) {
 	}
 }
 
+// withdrawAll withdraws every banner this Bar shows, Details and the
+// notice included.
 func (b *Bar) withdrawAll() {
+	if b.cfg.Face == nil {
+		return
+	}
 	for id := range b.shown {
 		b.withdraw(id)
+	}
+	if b.noticeShown {
+		b.noticeShown = false
+		b.cfg.Face.Withdraw(NoticeID)
+	}
+}
+
+// forgetPosted drops what is known of banners whose request no longer
+// waits: a click on one of them finds the request gone.
+func (b *Bar) forgetPosted() {
+	for serial, p := range b.posted {
+		if _, ok := b.find(p.id); !ok {
+			delete(b.posted, serial)
+		}
 	}
 }
 
@@ -49,32 +80,56 @@ func (b *Bar) withdrawAll() {
 // bound to the bytes that banner showed.
 func (b *Bar) bannerEvent(ev BannerEvent) {
 	if ev.ID == NoticeID {
-		return
-	}
-	s, shown := b.shown[ev.ID]
-	if ev.Closed {
-		if shown {
-			delete(b.shown, ev.ID)
-			b.dismissed[ev.ID] = s.binding
+		if ev.Closed {
+			b.noticeShown = false
 		}
 		return
 	}
-	if !shown {
+	if ev.Closed {
+		b.closed(ev)
+		return
+	}
+	binding, ok := b.bindingShown(ev)
+	if !ok {
 		b.lateBannerEvent(ev)
 		b.render()
 		return
 	}
 	switch ev.Action {
 	case ActionApprove:
-		b.answer(click{verb: verbApprove, id: ev.ID, binding: s.binding, scope: pending.ScopeOnce})
+		b.answer(click{verb: verbApprove, id: ev.ID, binding: binding, scope: pending.ScopeOnce})
 	case ActionDeny:
-		b.answer(click{verb: verbDeny, id: ev.ID, binding: s.binding})
+		b.answer(click{verb: verbDeny, id: ev.ID, binding: binding})
 	case ActionDetails:
-		b.details(click{verb: verbDetails, id: ev.ID, binding: s.binding})
+		b.details(click{verb: verbDetails, id: ev.ID, binding: binding})
 	default:
 		b.tell(fmt.Sprintf("a banner sent the unknown action %q; nothing was answered", ev.Action))
 	}
 	b.render()
+}
+
+// closed handles a banner the person dismissed (or the server closed). It
+// counts only for the banner that stands for the request now: the close of
+// a banner that Details replaced changes nothing.
+func (b *Bar) closed(ev BannerEvent) {
+	s, shown := b.shown[ev.ID]
+	if !shown || (ev.Serial != 0 && ev.Serial != s.serial) {
+		return
+	}
+	delete(b.shown, ev.ID)
+	b.dismissed[ev.ID] = s.binding
+}
+
+// bindingShown is the binding of the bytes the clicked banner showed: the
+// banner the event names by its serial, or, from a face that names none,
+// the one standing for the request.
+func (b *Bar) bindingShown(ev BannerEvent) (string, bool) {
+	if ev.Serial != 0 {
+		p, ok := b.posted[ev.Serial]
+		return p.binding, ok && p.id == ev.ID
+	}
+	s, ok := b.shown[ev.ID]
+	return s.binding, ok
 }
 
 // details shows everything about the request, when it still is what was
@@ -88,11 +143,13 @@ func (b *Bar) details(c click) {
 		b.tell("banners are off here (" + b.off.Off + "); the item's tooltip holds the whole line")
 		return
 	}
-	if err := b.cfg.Face.ShowDetails(DetailsFor(p, b.cfg.Now(), b.cfg.Home)); err != nil {
+	d := DetailsFor(p, b.cfg.Now(), b.cfg.Home)
+	d.Serial = b.nextSerial(p)
+	if err := b.cfg.Face.ShowDetails(d); err != nil {
 		b.tell(fmt.Sprintf("the details of request %s could not be shown: %v", c.id, err))
 		return
 	}
-	b.shown[c.id] = shownBanner{binding: p.Binding, group: group(p.Request), details: true}
+	b.shown[c.id] = shownBanner{binding: p.Binding, group: group(p.Request), details: true, serial: d.Serial}
 	delete(b.dismissed, c.id)
 }
 
@@ -102,9 +159,11 @@ func (b *Bar) notify(msg string) {
 	b.tell(msg)
 	if b.bannersOn() {
 		title, body, _ := strings.Cut(msg, ": ")
-		if err := b.cfg.Face.Show(Banner{ID: NoticeID, Title: "wisp: " + title, Body: body}); err != nil && b.cfg.Log != nil {
+		err := b.cfg.Face.Show(Banner{ID: NoticeID, Title: "wisp: " + title, Body: body})
+		if err != nil && b.cfg.Log != nil {
 			b.cfg.Log("the notice could not be shown: " + err.Error())
 		}
+		b.noticeShown = err == nil
 	}
 }
 

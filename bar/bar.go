@@ -45,7 +45,9 @@ type Face interface {
 
 // Desktop does what the menu's other items ask of the system.
 type Desktop interface {
-	Open(path string) error
+	// OpenAuditLog shows the audit log at file as a person reads it (the
+	// summary `wisp logs` prints), not its raw JSON lines.
+	OpenAuditLog(file string) error
 	OpenNotificationSettings() error
 }
 
@@ -77,20 +79,26 @@ type Bar struct {
 	cfg Config
 
 	clicks  chan string
-	status  chan BannerStatus
+	status  chan struct{} // a new status is in latestStatus
 	refresh chan struct{}
 	lists   chan struct{} // a new list is in latest
 	mu      sync.Mutex
 	latest  []pending.Pending
+	// latestStatus is the newest banner status reported.
+	latestStatus BannerStatus
 
 	// Owned by the loop.
-	list      []pending.Pending
-	shown     map[string]shownBanner
-	dismissed map[string]string // request id -> binding of the banner dismissed
-	answered  map[string]string // request id -> binding this Bar answered
-	paused    bool
-	off       BannerStatus
-	notice    string
+	list   []pending.Pending
+	shown  map[string]shownBanner
+	posted map[uint64]posted // banners shown for requests still listed
+	serial uint64            // the last banner's serial
+	// noticeShown: the notice banner may be on screen.
+	noticeShown bool
+	dismissed   map[string]string // request id -> binding of the banner dismissed
+	answered    map[string]string // request id -> binding this Bar answered
+	paused      bool
+	off         BannerStatus
+	notice      string
 	// watchProblem says why the folder is not watched, until a retry.
 	watchProblem string
 	lastMenu     *Menu
@@ -110,10 +118,11 @@ func New(cfg Config) *Bar {
 	return &Bar{
 		cfg:       cfg,
 		clicks:    make(chan string, 64),
-		status:    make(chan BannerStatus, 4),
+		status:    make(chan struct{}, 1),
 		refresh:   make(chan struct{}, 1),
 		lists:     make(chan struct{}, 1),
 		shown:     map[string]shownBanner{},
+		posted:    map[uint64]posted{},
 		dismissed: map[string]string{},
 		answered:  map[string]string{},
 		off:       BannerStatus{Off: cfg.BannersOff},
@@ -129,8 +138,17 @@ func (b *Bar) Click(key string) {
 	}
 }
 
-// SetBannerStatus reports that banners became available or not.
-func (b *Bar) SetBannerStatus(s BannerStatus) { b.status <- s }
+// SetBannerStatus reports that banners became available or not. It never
+// blocks: the loop takes the newest status.
+func (b *Bar) SetBannerStatus(s BannerStatus) {
+	b.mu.Lock()
+	b.latestStatus = s
+	b.mu.Unlock()
+	select {
+	case b.status <- struct{}{}:
+	default:
+	}
+}
 
 // Refresh asks for the menu to be recomputed (the menu was opened: the
 // ages shown may be old).
@@ -222,7 +240,10 @@ func (b *Bar) loop(ctx, watchCtx context.Context, w *watching, tick <-chan time.
 				continue
 			}
 			b.bannerEvent(ev)
-		case s := <-b.status:
+		case <-b.status:
+			b.mu.Lock()
+			s := b.latestStatus
+			b.mu.Unlock()
 			b.setStatus(s)
 		case <-b.refresh:
 			b.render()
@@ -257,6 +278,7 @@ func (b *Bar) update() {
 	b.mu.Unlock()
 	b.forgetGone(b.dismissed)
 	b.forgetGone(b.answered)
+	b.forgetPosted()
 	b.syncBanners()
 	b.render()
 }
@@ -303,8 +325,14 @@ func (b *Bar) tell(msg string) {
 	}
 }
 
+// setStatus takes a change of what banners can do. Off, every banner is
+// taken as gone (a notification server that left took them with it), so
+// that they are raised again, on the next server, once banners are back.
 func (b *Bar) setStatus(s BannerStatus) {
 	b.off = s
+	if s.Off != "" {
+		b.withdrawAll()
+	}
 	b.syncBanners()
 	b.render()
 }

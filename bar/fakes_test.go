@@ -126,7 +126,7 @@ func contains(list []string, s string) bool {
 
 type fakeDesktop struct{ opened chan string }
 
-func (d fakeDesktop) Open(path string) error          { d.opened <- path; return nil }
+func (d fakeDesktop) OpenAuditLog(path string) error  { d.opened <- path; return nil }
 func (d fakeDesktop) OpenNotificationSettings() error { d.opened <- "settings"; return nil }
 
 // harness is a Bar running over a real pending folder.

@@ -26,6 +26,12 @@ func (n *Notifier) Show(id, title, body string, buttons int) error { return ErrU
 // Withdraw returns ErrUnsupported.
 func (n *Notifier) Withdraw(id string) error { return ErrUnsupported }
 
+// WithdrawAll returns ErrUnsupported.
+func (n *Notifier) WithdrawAll() error { return ErrUnsupported }
+
+// DismissAlert returns ErrUnsupported.
+func DismissAlert(id string) error { return ErrUnsupported }
+
 // Alert returns ErrUnsupported.
 func Alert(id, title, text string, approve bool) error { return ErrUnsupported }
 

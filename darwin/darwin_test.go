@@ -16,6 +16,8 @@ func TestEveryCallSaysUnsupported(t *testing.T) {
 	for name, err := range map[string]error{
 		"Show":                     n.Show("0123456789abcdef", "t", "b", BothButtons),
 		"Withdraw":                 n.Withdraw("0123456789abcdef"),
+		"WithdrawAll":              n.WithdrawAll(),
+		"DismissAlert":             DismissAlert("0123456789abcdef"),
 		"Alert":                    Alert("0123456789abcdef", "t", "x", true),
 		"OpenFile":                 OpenFile("/etc/hostname"),
 		"OpenNotificationSettings": OpenNotificationSettings(),

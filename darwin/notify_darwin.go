@@ -91,6 +91,22 @@ func (n *Notifier) Withdraw(id string) error {
 	return nil
 }
 
+// WithdrawAll removes every banner this app delivered or queued; wisp-bar
+// calls it as it quits.
+func (n *Notifier) WithdrawAll() error {
+	C.WispNotifyWithdrawAll()
+	return nil
+}
+
+// DismissAlert takes down the alert of request id, if one shows, without
+// reporting a button: its request was answered elsewhere, or ended.
+func DismissAlert(id string) error {
+	cid := cstring(id)
+	defer freeAll(cid)
+	C.WispAlertDismiss(cid)
+	return nil
+}
+
 // Alert shows the whole request in an alert (Close, Deny and, when approve
 // is set, Approve once) without waiting for it; the button comes back as
 // an Event. It needs no permission: it is the fallback when banners are off.

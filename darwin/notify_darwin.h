@@ -5,5 +5,7 @@ char *WispBundleID(void);
 int WispNotifyStart(void);
 void WispNotifyPost(const char *requestID, const char *title, const char *body, int buttons);
 void WispNotifyWithdraw(const char *requestID);
+void WispNotifyWithdrawAll(void);
+void WispAlertDismiss(const char *requestID);
 void WispAlert(const char *requestID, const char *title, const char *text, int approve);
 int WispOpenURL(const char *url, int isFile);

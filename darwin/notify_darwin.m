@@ -139,6 +139,35 @@ void WispNotifyWithdraw(const char *requestID) {
     [center removePendingNotificationRequestsWithIdentifiers:ids];
 }
 
+// WispNotifyWithdrawAll removes every banner wisp-bar delivered or queued:
+// at quit, nobody is left to answer them.
+void WispNotifyWithdrawAll(void) {
+    if (!hasBundle()) {
+        return;
+    }
+    UNUserNotificationCenter *center = UNUserNotificationCenter.currentNotificationCenter;
+    [center removeAllDeliveredNotifications];
+    [center removeAllPendingNotificationRequests];
+}
+
+// gAlerts holds the alert shown for each request, on the main thread only,
+// so that an alert whose request was answered elsewhere can be taken down.
+static NSMutableDictionary<NSString *, NSAlert *> *gAlerts;
+
+// WispAlertDismiss ends the alert of requestID, if it shows: its modal loop
+// is aborted from a block the main run loop runs in every mode (the modal
+// one included), and runModal returns with no button, so nothing is sent.
+void WispAlertDismiss(const char *requestID) {
+    NSString *rid = [NSString stringWithUTF8String:requestID];
+    CFRunLoopPerformBlock(CFRunLoopGetMain(), kCFRunLoopCommonModes, ^{
+        NSAlert *alert = gAlerts[rid];
+        if (alert != nil && NSApp.modalWindow == alert.window) {
+            [NSApp abortModal];
+        }
+    });
+    CFRunLoopWakeUp(CFRunLoopGetMain());
+}
+
 // WispAlert shows the whole request in an alert, on the main queue, and
 // returns at once; the button pressed comes back through wispNotifyEvent.
 // The default button (Return) is Close: nothing is approved by a keystroke.
@@ -159,7 +188,14 @@ void WispAlert(const char *requestID, const char *title, const char *text, int a
             [alert addButtonWithTitle:@"Approve once"];
         }
         [NSApp activateIgnoringOtherApps:YES];
+        if (gAlerts == nil) {
+            gAlerts = [NSMutableDictionary new];
+        }
+        gAlerts[rid] = alert;
         NSModalResponse response = [alert runModal];
+        if (gAlerts[rid] == alert) {
+            [gAlerts removeObjectForKey:rid];
+        }
         const char *action = NULL;
         if (response == NSAlertSecondButtonReturn) {
             action = "deny";

@@ -19,7 +19,28 @@ type Banner struct {
 	Category string
 	// Icon is an optional icon name or file:// URI; empty sends none.
 	Icon string
+	// Urgency is the urgency hint: UrgencyCritical for what may not wait
+	// (a request to run outside the sandbox).
+	Urgency Urgency
+	// Resident asks the server to keep the banner after a click.
+	Resident bool
+	// Expire lets the server's default timeout close the banner (a notice);
+	// without it the banner stays until it is withdrawn or dismissed.
+	Expire bool
+	// Serial is the caller's number for this banner, reported back in the
+	// Events about it; 0 when unused.
+	Serial uint64
 }
+
+// Urgency is a banner's urgency, as the specification numbers it.
+type Urgency byte
+
+// The urgency levels: critical banners stay until acted on (dunst, GNOME).
+const (
+	UrgencyLow      Urgency = 0
+	UrgencyNormal   Urgency = 1
+	UrgencyCritical Urgency = 2
+)
 
 // Action is one button: Key comes back in the event, Label is shown. The key
 // "default" is the click on the banner's body, not a button.
@@ -37,6 +58,7 @@ type Event struct {
 	Action string // the action's key; "" when the banner closed
 	Closed bool
 	Reason uint32 // why it closed: ReasonExpired, ReasonDismissed, ...
+	Serial uint64 // the Serial of the banner last shown in that notification
 }
 
 // Reasons a banner closed, as org.freedesktop.Notifications numbers them.
@@ -53,8 +75,8 @@ var ErrInvalidBanner = errors.New("invalid banner")
 // The fixed parts of every Notify call.
 const (
 	appName       = "wisp"
-	urgencyHigh   = byte(2) // "critical": stays until acted on
 	expireNever   = int32(0)
+	expireDefault = int32(-1)
 	capActions    = "actions"
 	capBodyMarkup = "body-markup"
 )
@@ -86,14 +108,21 @@ func (b Banner) flatActions() []string {
 }
 
 func (b Banner) hints() map[string]dbus.Variant {
-	hints := map[string]dbus.Variant{
-		"urgency":  dbus.MakeVariant(urgencyHigh),
-		"resident": dbus.MakeVariant(true),
+	hints := map[string]dbus.Variant{"urgency": dbus.MakeVariant(byte(b.Urgency))}
+	if b.Resident {
+		hints["resident"] = dbus.MakeVariant(true)
 	}
 	if b.Category != "" {
 		hints["category"] = dbus.MakeVariant(b.Category)
 	}
 	return hints
+}
+
+func (b Banner) expireTimeout() int32 {
+	if b.Expire {
+		return expireDefault
+	}
+	return expireNever
 }
 
 // markupEscaper turns plain text into the markup subset servers accept, so

@@ -58,10 +58,24 @@ type Notifier struct {
 	done     chan struct{}
 	loopDone chan struct{}
 
+	// Set by Attach: what hears the server come and go, and the record of
+	// the banners shown.
+	status func(Status)
+	record string
+	busID  string
+
 	mu        sync.Mutex // guards the fields below and orders D-Bus calls
 	closed    bool
 	byRequest map[string]notificationKey
-	byKey     map[notificationKey]string
+	byKey     map[notificationKey]shownNote
+	serverErr error // why no server shows banners now; nil when one does
+}
+
+// shownNote is what a notification stands for: the request, and the
+// serial of the banner last posted in it.
+type shownNote struct {
+	request string
+	serial  uint64
 }
 
 // Connect makes a Notifier on conn, which must stay open while the Notifier
@@ -70,24 +84,35 @@ type Notifier struct {
 // default handler the order holds only while the Notifier keeps up.
 // It asks the server for its capabilities once, here.
 func Connect(conn *dbus.Conn) (*Notifier, error) {
-	n := &Notifier{
+	n := newNotifier(conn)
+	if err := n.askServer(); err != nil {
+		return nil, err
+	}
+	if err := n.subscribe(); err != nil {
+		return nil, err
+	}
+	go n.translateSignals()
+	return n, nil
+}
+
+func newNotifier(conn *dbus.Conn) *Notifier {
+	return &Notifier{
 		conn:      conn,
 		signals:   make(chan *dbus.Signal, 64),
 		events:    make(chan Event, 64),
 		done:      make(chan struct{}),
 		loopDone:  make(chan struct{}),
 		byRequest: map[string]notificationKey{},
-		byKey:     map[notificationKey]string{},
+		byKey:     map[notificationKey]shownNote{},
 	}
-	if err := n.askServer(); err != nil {
-		return nil, err
+}
+
+func (n *Notifier) subscribe() error {
+	if err := n.conn.AddMatchSignal(matchOptions()...); err != nil {
+		return fmt.Errorf("subscribe to the notification server's signals: %w", err)
 	}
-	if err := conn.AddMatchSignal(matchOptions()...); err != nil {
-		return nil, fmt.Errorf("subscribe to the notification server's signals: %w", err)
-	}
-	conn.Signal(n.signals)
-	go n.translateSignals()
-	return n, nil
+	n.conn.Signal(n.signals)
+	return nil
 }
 
 func matchOptions() []dbus.MatchOption {
@@ -96,33 +121,61 @@ func matchOptions() []dbus.MatchOption {
 
 // askServer reads the server's capabilities and, for messages, its name.
 func (n *Notifier) askServer() error {
+	caps, info, err := queryServer(n.service())
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.serverErr = err
+	if err == nil {
+		n.caps, n.server = caps, info
+	}
+	return err
+}
+
+// queryServer asks the server for its capabilities and name; a call to a
+// name nobody owns starts the server where the bus can (D-Bus activation).
+func queryServer(service dbus.BusObject) ([]string, ServerInfo, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	err := n.service().CallWithContext(ctx, serviceFace+".GetCapabilities", 0).Store(&n.caps)
+	var caps []string
+	err := service.CallWithContext(ctx, serviceFace+".GetCapabilities", 0).Store(&caps)
 	if err != nil {
-		return fmt.Errorf("%w (%s): %w; start your desktop's notification daemon (or dunst, mako) and answer in the wisp menu until then",
+		return nil, ServerInfo{}, fmt.Errorf("%w (%s): %w; start your desktop's notification daemon (or dunst, mako) and answer in the wisp menu until then",
 			ErrNoServer, serviceName, err)
 	}
-	info := &n.server
-	err = n.service().CallWithContext(ctx, serviceFace+".GetServerInformation", 0).
+	var info ServerInfo
+	err = service.CallWithContext(ctx, serviceFace+".GetServerInformation", 0).
 		Store(&info.Name, &info.Vendor, &info.Version, &info.SpecVersion)
 	if err != nil {
 		info.Name = "unknown"
 	}
-	return nil
+	return caps, info, nil
 }
 
 func (n *Notifier) service() dbus.BusObject { return n.conn.Object(serviceName, servicePath) }
 
-// Capabilities returns what the server advertised at Connect.
-func (n *Notifier) Capabilities() []string { return slices.Clone(n.caps) }
+// Capabilities returns what the server advertised when it was last asked.
+func (n *Notifier) Capabilities() []string {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return slices.Clone(n.caps)
+}
 
-// Server returns what the server said about itself at Connect.
-func (n *Notifier) Server() ServerInfo { return n.server }
+// Server returns what the server said about itself when it was last asked.
+func (n *Notifier) Server() ServerInfo {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.server
+}
 
 // CheckActions returns nil when the server advertises buttons ("actions"),
 // or an error wrapping ErrNoActions that says the menu is the way to answer.
 func (n *Notifier) CheckActions() error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return n.checkActions()
+}
+
+func (n *Notifier) checkActions() error {
 	if slices.Contains(n.caps, capActions) {
 		return nil
 	}
@@ -143,6 +196,9 @@ func (n *Notifier) Show(b Banner) error {
 	defer n.mu.Unlock()
 	if n.closed {
 		return ErrClosed
+	}
+	if n.serverErr != nil {
+		return fmt.Errorf("show the banner for request %s: %w", b.ID, n.serverErr)
 	}
 	if err := n.post(b); err != nil {
 		return fmt.Errorf("show the banner for request %s: %w", b.ID, err)
@@ -171,7 +227,7 @@ func (n *Notifier) post(b Banner) error {
 			return fmt.Errorf("find which connection shows notification %d: %w", id, errors.Join(err, ErrNoServer))
 		}
 	}
-	n.remember(b.ID, notificationKey{owner, id})
+	n.remember(b.ID, notificationKey{owner, id}, b.Serial)
 	return nil
 }
 
@@ -181,7 +237,7 @@ func (n *Notifier) notify(b Banner, replaces uint32) (uint32, error) {
 	var id uint32
 	err := n.service().CallWithContext(ctx, serviceFace+".Notify", 0,
 		appName, replaces, b.Icon, b.Title, b.bodyFor(slices.Contains(n.caps, capBodyMarkup)),
-		b.flatActions(), b.hints(), expireNever).Store(&id)
+		b.flatActions(), b.hints(), b.expireTimeout()).Store(&id)
 	return id, err
 }
 
@@ -204,17 +260,26 @@ func (n *Notifier) serverOwner() (string, error) {
 
 // remember maps request ↔ notification both ways, replacing older entries
 // of either side. Callers hold n.mu.
-func (n *Notifier) remember(request string, key notificationKey) {
-	n.forgetRequest(request)
+func (n *Notifier) remember(request string, key notificationKey, serial uint64) {
+	n.drop(request)
 	if other, ok := n.byKey[key]; ok {
-		delete(n.byRequest, other)
+		delete(n.byRequest, other.request)
 	}
 	n.byRequest[request] = key
-	n.byKey[key] = request
+	n.byKey[key] = shownNote{request: request, serial: serial}
+	n.saveRecord()
 }
 
 // forgetRequest drops request's banner from both maps. Callers hold n.mu.
 func (n *Notifier) forgetRequest(request string) (notificationKey, bool) {
+	key, ok := n.drop(request)
+	if ok {
+		n.saveRecord()
+	}
+	return key, ok
+}
+
+func (n *Notifier) drop(request string) (notificationKey, bool) {
 	key, ok := n.byRequest[request]
 	if ok {
 		delete(n.byRequest, request)

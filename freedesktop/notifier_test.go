@@ -21,6 +21,7 @@ func approvalBanner(id string) freedesktop.Banner {
 	return freedesktop.Banner{
 		ID: id, Title: "wisp: approve OUTSIDE the sandbox", Body: "brew upgrade",
 		Actions: approvalActions, Category: "x-wisp.approval",
+		Urgency: freedesktop.UrgencyCritical, Resident: true,
 	}
 }
 
@@ -99,6 +100,17 @@ func TestShowSendsAnApprovalNotification(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("%s = %#v, want %#v", c.what, c.got, c.want)
 		}
+	}
+}
+
+// A notice goes by itself: ordinary urgency, not resident, the server's
+// own timeout.
+func TestShowANoticeThatExpires(t *testing.T) {
+	server, n, _ := start(t)
+	show(t, n, freedesktop.Banner{ID: "notice", Title: "wisp: nothing to answer", Urgency: freedesktop.UrgencyNormal, Expire: true})
+	got := lastNotify(t, server)
+	if got.ExpireTimeout != -1 || got.Hint("urgency") != byte(1) || got.Hint("resident") != nil || len(got.Actions) != 0 {
+		t.Errorf("notice sent with timeout %d, urgency %#v, resident %#v, actions %q", got.ExpireTimeout, got.Hint("urgency"), got.Hint("resident"), got.Actions)
 	}
 }
 

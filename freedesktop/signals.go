@@ -40,7 +40,7 @@ func (n *Notifier) deliver(ev Event) bool {
 // translate maps one signal to an Event, or reports false for a signal that
 // is not about a banner this Notifier posted, from the server that shows it.
 func (n *Notifier) translate(sig *dbus.Signal) (Event, bool) {
-	if sig.Path != servicePath {
+	if sig.Path != servicePath && sig.Name != signalNameOwnerChanged {
 		return Event{}, false
 	}
 	switch sig.Name {
@@ -49,29 +49,31 @@ func (n *Notifier) translate(sig *dbus.Signal) (Event, bool) {
 		if !ok {
 			return Event{}, false
 		}
-		request, ok := n.requestFor(notificationKey{sig.Sender, id}, false)
-		return Event{ID: request, Action: key}, ok
+		note, ok := n.requestFor(notificationKey{sig.Sender, id}, false)
+		return Event{ID: note.request, Action: key, Serial: note.serial}, ok
 	case signalNotificationClosed:
 		id, reason, ok := closedBody(sig.Body)
 		if !ok {
 			return Event{}, false
 		}
-		request, ok := n.requestFor(notificationKey{sig.Sender, id}, true)
-		return Event{ID: request, Closed: true, Reason: reason}, ok
+		note, ok := n.requestFor(notificationKey{sig.Sender, id}, true)
+		return Event{ID: note.request, Closed: true, Reason: reason, Serial: note.serial}, ok
+	case signalNameOwnerChanged:
+		n.ownerChanged(sig)
 	}
 	return Event{}, false
 }
 
 // requestFor finds the request a notification stands for, and forgets the
 // pair when the notification is gone.
-func (n *Notifier) requestFor(key notificationKey, gone bool) (string, bool) {
+func (n *Notifier) requestFor(key notificationKey, gone bool) (shownNote, bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
-	request, ok := n.byKey[key]
+	note, ok := n.byKey[key]
 	if ok && gone {
-		n.forgetRequest(request)
+		n.forgetRequest(note.request)
 	}
-	return request, ok
+	return note, ok
 }
 
 func actionBody(body []any) (id uint32, key string, ok bool) {

@@ -3,9 +3,11 @@
 package main
 
 import (
+	"errors"
 	"log"
 
 	"github.com/wisp-sh/wisp/bar"
+	"github.com/wisp-sh/wisp/config"
 	"github.com/wisp-sh/wisp/darwin"
 )
 
@@ -14,8 +16,10 @@ var platformHints = []string{"build and install wisp-bar as Wisp Bar.app with ma
 // openPlatform starts macOS notifications when wisp-bar runs from its
 // bundle. Without one, banners are off (macOS would kill the process at the
 // first notification call), and the details alert and the menu still work.
-func openPlatform(logger *log.Logger) (platform, error) {
-	p := platform{face: macFace{}, desktop: macDesktop{}, close: func() {}}
+// systray.Quit ends the process from the app's terminate, so what must be
+// withdrawn at quit is withdrawn in exit, which runs before.
+func openPlatform(home config.Home, logger *log.Logger) (platform, error) {
+	p := platform{face: macFace{}, desktop: macDesktop{home: home}, close: func() {}}
 	n, err := darwin.Start()
 	if err != nil {
 		p.off = err.Error()
@@ -23,7 +27,8 @@ func openPlatform(logger *log.Logger) (platform, error) {
 		return p, nil
 	}
 	p.face = macFace{n: n}
-	p.attach = func(b *bar.Bar) { go reportAuthorization(b, logger) }
+	p.attach = func(b *bar.Bar, _ *tray) { go reportAuthorization(b, logger) }
+	p.exit = func() { n.WithdrawAll() }
 	return p, nil
 }
 
@@ -50,11 +55,13 @@ func (f macFace) Show(b bar.Banner) error {
 	return f.n.Show(b.ID, b.Title, b.Body, buttons(b.Actions))
 }
 
+// Withdraw removes the request's banner and takes down its details alert.
 func (f macFace) Withdraw(id string) error {
+	err := darwin.DismissAlert(id)
 	if f.n == nil {
-		return nil // nothing could have been shown
+		return err // no banner could have been shown
 	}
-	return f.n.Withdraw(id)
+	return errors.Join(err, f.n.Withdraw(id))
 }
 
 func (f macFace) ShowDetails(d bar.Details) error {
@@ -65,7 +72,7 @@ func (f macFace) Events() <-chan bar.BannerEvent {
 	out := make(chan bar.BannerEvent, 64)
 	go func() {
 		for ev := range darwin.Events() {
-			out <- bar.BannerEvent{ID: ev.ID, Action: ev.Action, Closed: ev.Closed}
+			out <- bar.BannerEvent{ID: ev.ID, Action: ev.Action, Closed: ev.Closed} // Serial 0: the banner shown now
 		}
 	}()
 	return out
@@ -85,7 +92,6 @@ func buttons(actions []bar.BannerAction) int {
 	return darwin.NoButtons
 }
 
-type macDesktop struct{}
+type macDesktop struct{ home config.Home }
 
-func (macDesktop) Open(path string) error          { return darwin.OpenFile(path) }
 func (macDesktop) OpenNotificationSettings() error { return darwin.OpenNotificationSettings() }

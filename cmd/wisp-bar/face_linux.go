@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"sync"
 
 	"github.com/godbus/dbus/v5"
 
 	"github.com/wisp-sh/wisp/bar"
+	"github.com/wisp-sh/wisp/config"
 	"github.com/wisp-sh/wisp/freedesktop"
 )
 
@@ -25,13 +26,21 @@ var platformHints = []string{
 	"until then, answer waiting requests with `wisp approvals`",
 }
 
-const watcherName = "org.kde.StatusNotifierWatcher"
+// recordFile is where the notifier keeps the ids of the banners it shows,
+// under wisp's home, where no confined command can write.
+func recordFile(home config.Home) string {
+	dir, err := home.Ensure("cache")
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "wisp-bar-banners.json")
+}
 
-// openPlatform connects to the session bus, and to the notification server
-// on it when there is one. The tray (systray) opens its own connection to
-// the same bus: DBUS_SESSION_BUS_ADDRESS is set to the address found, so it
-// never launches a bus of its own.
-func openPlatform(logger *log.Logger) (platform, error) {
+// openPlatform connects to the session bus and attaches the notifier,
+// with or without a notification server there now. The tray (systray) opens
+// its own connection to the same bus: DBUS_SESSION_BUS_ADDRESS is set to the
+// address found, so it never launches a bus of its own.
+func openPlatform(home config.Home, logger *log.Logger) (platform, error) {
 	address, err := sessionBusAddress()
 	if err != nil {
 		return platform{}, err
@@ -41,21 +50,85 @@ func openPlatform(logger *log.Logger) (platform, error) {
 		return platform{}, fmt.Errorf("%w: the bus at %s does not answer: %v", errNoSessionBus, address, err)
 	}
 	os.Setenv("DBUS_SESSION_BUS_ADDRESS", address)
-	warnNoTrayHost(conn, logger)
-	p := platform{desktop: xdgDesktop{}, close: func() { conn.Close() }}
-	n, err := freedesktop.Connect(conn)
+	statuses := &statusBox{changed: make(chan struct{}, 1)}
+	n, err := freedesktop.Attach(conn, freedesktop.Options{Status: statuses.put, Record: recordFile(home)})
 	if err != nil {
-		p.off = "no notification server on the session bus; answer here"
-		logger.Printf("banners are off: %v", err)
-		return p, nil
+		conn.Close()
+		return platform{}, fmt.Errorf("%w: %v", errNoSessionBus, err)
 	}
-	if err := n.CheckActions(); err != nil {
-		logger.Print(err)
+	status := n.Status()
+	sayWhatShows(logger, hasTrayHost(conn), status)
+	p := platform{face: newLinuxFace(n), off: bannersOff(status), desktop: xdgDesktop{home: home},
+		busGone: conn.Context().Done(), close: func() { n.Close(); conn.Close() }}
+	p.attach = func(b *bar.Bar, t *tray) {
+		go followServer(statuses, b, logger)
+		go followTrayHost(conn, t, logger)
 	}
-	f := newLinuxFace(n)
-	p.face = f
-	p.close = func() { n.Close(); conn.Close() }
 	return p, nil
+}
+
+// bannersOff is why the bar shows no banners, "" when it can.
+func bannersOff(s freedesktop.Status) string {
+	if s.Err != nil {
+		return "no notification server on the session bus; answer here"
+	}
+	return ""
+}
+
+// sayWhatShows tells, once, what on the bus shows wisp-bar, and what not.
+func sayWhatShows(logger *log.Logger, trayHost bool, s freedesktop.Status) {
+	switch {
+	case !trayHost && s.Err != nil:
+		logger.Printf("nothing on the session bus shows wisp-bar yet: no tray host (%s) and no notification server (org.freedesktop.Notifications); "+
+			"wisp-bar keeps running and shows itself when either starts (on GNOME, enable the AppIndicator extension); answer with `wisp approvals` meanwhile", watcherName)
+	case !trayHost:
+		logger.Printf("no tray host (%s) on the session bus yet: the menu shows once one starts (on GNOME, enable the AppIndicator extension); banners show meanwhile", watcherName)
+	case s.Err != nil:
+		logger.Printf("banners are off until a notification server starts; the menu answers meanwhile: %v", s.Err)
+	}
+	if s.Err == nil && s.NoButtons != nil {
+		logger.Print(s.NoButtons)
+	}
+}
+
+// statusBox keeps the newest status the notifier reported; put never blocks.
+type statusBox struct {
+	mu      sync.Mutex
+	latest  freedesktop.Status
+	changed chan struct{}
+}
+
+func (s *statusBox) put(st freedesktop.Status) {
+	s.mu.Lock()
+	s.latest = st
+	s.mu.Unlock()
+	select {
+	case s.changed <- struct{}{}:
+	default:
+	}
+}
+
+func (s *statusBox) take() freedesktop.Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.latest
+}
+
+// followServer tells the bar, and the log, when a notification server comes
+// or goes: banners are raised again on the new one.
+func followServer(statuses *statusBox, b *bar.Bar, logger *log.Logger) {
+	for range statuses.changed {
+		s := statuses.take()
+		if s.Err != nil {
+			logger.Printf("banners are off: %v", s.Err)
+		} else {
+			logger.Printf("banners are on: %s %s shows them", s.Server.Name, s.Server.Version)
+			if s.NoButtons != nil {
+				logger.Print(s.NoButtons)
+			}
+		}
+		b.SetBannerStatus(bar.BannerStatus{Off: bannersOff(s)})
+	}
 }
 
 // sessionBusAddress finds the bus as libdbus does, without autolaunch.
@@ -74,17 +147,6 @@ func sessionBusAddress() (string, error) {
 	return "", fmt.Errorf("%w: DBUS_SESSION_BUS_ADDRESS is not set and %s is not a bus socket", errNoSessionBus, socket)
 }
 
-// warnNoTrayHost says so when nothing on the bus shows tray items: the
-// menu then stays invisible (GNOME needs the AppIndicator extension),
-// though the banners still work.
-func warnNoTrayHost(conn *dbus.Conn, logger *log.Logger) {
-	var has bool
-	err := conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, watcherName).Store(&has)
-	if err == nil && !has {
-		logger.Printf("no tray host (%s) on the session bus yet: the menu shows once one starts (on GNOME, enable the AppIndicator extension); banners still work", watcherName)
-	}
-}
-
 // linuxFace shows bar's banners as freedesktop notifications.
 type linuxFace struct {
 	n      *freedesktop.Notifier
@@ -100,12 +162,12 @@ func newLinuxFace(n *freedesktop.Notifier) *linuxFace {
 func (f *linuxFace) translate() {
 	defer close(f.events)
 	for ev := range f.n.Events() {
-		f.events <- bar.BannerEvent{ID: ev.ID, Action: ev.Action, Closed: ev.Closed}
+		f.events <- bar.BannerEvent{ID: ev.ID, Action: ev.Action, Closed: ev.Closed, Serial: ev.Serial}
 	}
 }
 
 func (f *linuxFace) Show(b bar.Banner) error {
-	return f.n.Show(notification(b.ID, b.Title, b.Body, b.Actions))
+	return f.n.Show(notification(b.ID, b.Title, b.Body, b.Actions, b.Urgent, b.Serial))
 }
 
 func (f *linuxFace) Withdraw(id string) error { return f.n.Withdraw(id) }
@@ -113,41 +175,26 @@ func (f *linuxFace) Withdraw(id string) error { return f.n.Withdraw(id) }
 // ShowDetails shows the request's banner again with everything in its
 // body: that is where the person clicked.
 func (f *linuxFace) ShowDetails(d bar.Details) error {
-	return f.n.Show(notification(d.ID, d.Title, d.Text, d.Actions))
+	return f.n.Show(notification(d.ID, d.Title, d.Text, d.Actions, d.Urgent, d.Serial))
 }
 
 func (f *linuxFace) Events() <-chan bar.BannerEvent { return f.events }
 
-func notification(id, title, body string, actions []bar.BannerAction) freedesktop.Banner {
-	b := freedesktop.Banner{ID: id, Title: title, Body: body, Icon: "dialog-warning"}
-	if len(actions) > 0 {
-		b.Category = "x-wisp.approval"
+// notification is a banner as the server gets it: a request's stays until
+// answered, critical when it would run outside the sandbox; a notice (no
+// actions) is ordinary and goes by itself.
+func notification(id, title, body string, actions []bar.BannerAction, urgent bool, serial uint64) freedesktop.Banner {
+	b := freedesktop.Banner{ID: id, Title: title, Body: body, Icon: "dialog-warning", Serial: serial, Urgency: freedesktop.UrgencyNormal}
+	if len(actions) == 0 {
+		b.Icon, b.Expire = "dialog-information", true
+	} else {
+		b.Category, b.Resident = "x-wisp.approval", true
+	}
+	if urgent {
+		b.Urgency = freedesktop.UrgencyCritical
 	}
 	for _, a := range actions {
 		b.Actions = append(b.Actions, freedesktop.Action{Key: a.Key, Label: a.Label})
 	}
 	return b
-}
-
-// xdgDesktop opens files with the desktop's default application.
-type xdgDesktop struct{}
-
-func (xdgDesktop) Open(path string) error {
-	if _, err := os.Stat(path); err != nil {
-		return fmt.Errorf("open %s: %w (wisp writes it at its first command)", path, err)
-	}
-	opener, err := exec.LookPath("xdg-open")
-	if err != nil {
-		return fmt.Errorf("xdg-open is not installed (install xdg-utils); read the log with `wisp logs` meanwhile")
-	}
-	cmd := exec.Command(opener, path)
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("run xdg-open %s: %w", path, err)
-	}
-	go cmd.Wait()
-	return nil
-}
-
-func (xdgDesktop) OpenNotificationSettings() error {
-	return errors.New("notification settings are your desktop's own on Linux")
 }

@@ -24,20 +24,35 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run is main without the exit; it returns the exit code: 0 after Quit or
-// a signal, 1 when wisp-bar cannot start, 2 for a usage error.
+// usage is what --help prints.
+const usage = `usage: wisp-bar [--help] [--version]
+
+wisp-bar shows wisp's waiting approval requests in the menu bar (the tray on
+Linux) with a banner for each, and writes the answer a person clicks. It runs
+until Quit in its menu, SIGINT or SIGTERM, and withdraws its banners as it ends.
+
+  --help     print this and exit
+  --version  print the version and exit
+
+Without a menu bar or banners, answer with ` + "`wisp approvals`" + `.`
+
+// run is main without the exit; it returns the exit code: 0 after Quit, a
+// signal, --help or --version, 1 when wisp-bar cannot start or its session
+// ends under it, 2 for a usage error.
 func run(args []string, stdout, stderr io.Writer) int {
 	flags := flag.NewFlagSet("wisp-bar", flag.ContinueOnError)
-	flags.SetOutput(stderr)
+	flags.SetOutput(io.Discard) // errors are printed below, in wisp's voice
 	showVersion := flags.Bool("version", false, "print the version and exit")
-	flags.Usage = func() {
-		fmt.Fprintln(stderr, "usage: wisp-bar [--version]\n\nwisp-bar shows wisp's waiting approval requests in the menu bar and answers them.")
+	err := flags.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(stdout, usage)
+		return 0
 	}
-	if err := flags.Parse(args); err != nil {
-		return 2
+	if err == nil && flags.NArg() > 0 {
+		err = fmt.Errorf("wisp-bar takes no arguments, and was given %q", flags.Args())
 	}
-	if flags.NArg() > 0 {
-		flags.Usage()
+	if err != nil {
+		fmt.Fprintf(stderr, "wisp-bar: error: %v\n%s\n", err, usage)
 		return 2
 	}
 	if *showVersion {

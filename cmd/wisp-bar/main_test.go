@@ -233,3 +233,25 @@ func TestLooseHomeRefused(t *testing.T) {
 		t.Fatalf("stderr does not say what is wrong and how to fix it:\n%s", got)
 	}
 }
+
+// --help and --version are answers, not errors: they print to stdout and
+// exit 0; a flag or an argument wisp-bar does not take exits 2 with usage.
+func TestHelpAndVersionExitZero(t *testing.T) {
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stdout string
+	}{
+		{[]string{"--help"}, 0, "usage: wisp-bar [--help] [--version]"},
+		{[]string{"-h"}, 0, "usage: wisp-bar"},
+		{[]string{"--version"}, 0, "wisp-bar dev"},
+		{[]string{"--bogus"}, 2, ""},
+		{[]string{"extra"}, 2, ""},
+	} {
+		var stdout, stderr strings.Builder
+		code := run(tc.args, &stdout, &stderr)
+		if code != tc.code || !strings.HasPrefix(stdout.String(), tc.stdout) || (tc.code == 2 && !strings.Contains(stderr.String(), "usage: wisp-bar")) {
+			t.Errorf("wisp-bar %q: exit %d, stdout %q, stderr %q; want exit %d and %q", tc.args, code, stdout.String(), stderr.String(), tc.code, tc.stdout)
+		}
+	}
+}

@@ -4,10 +4,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -26,14 +28,21 @@ type platform struct {
 	face    bar.Face // nil: no banners, and off says why
 	off     string
 	desktop bar.Desktop
-	attach  func(*bar.Bar) // starts what reports to the bar; may be nil
-	close   func()         // withdraws what is left and disconnects
+	attach  func(*bar.Bar, *tray) // starts what reports to the bar and the tray; may be nil
+	close   func()                // withdraws what is left and disconnects
+	// exit runs as the tray quits, before anything else ends (macOS ends
+	// the process right after it); may be nil.
+	exit func()
+	// busGone is closed when the connection to the session bus ends (nil
+	// where there is none): nothing wisp-bar shows can be reached then.
+	busGone <-chan struct{}
 }
 
-// serve runs wisp-bar until Quit or SIGINT/SIGTERM.
+// serve runs wisp-bar until Quit, SIGINT/SIGTERM, or the end of its
+// session bus; every banner it showed is withdrawn on the way out.
 func serve(home config.Home, stderr io.Writer) int {
 	logger := log.New(stderr, "wisp-bar: ", log.LstdFlags)
-	p, err := openPlatform(logger)
+	p, err := openPlatform(home, logger)
 	if err != nil {
 		return fail(stderr, err, platformHints...)
 	}
@@ -42,9 +51,12 @@ func serve(home config.Home, stderr io.Writer) int {
 	b := bar.New(barConfig(home, p, t, logger))
 	t.click = b.Click
 	if p.attach != nil {
-		p.attach(b)
+		p.attach(b, t)
 	}
-	runTray(b, t)
+	if lost := runTray(b, t, p.busGone, p.exit); lost {
+		return fail(stderr, errors.New("the session bus went away, and with it the tray and the banners; wisp-bar ended"),
+			"start wisp-bar again in your next desktop session (its autostart does)")
+	}
 	return 0
 }
 
@@ -61,10 +73,20 @@ func barConfig(home config.Home, p platform, t *tray, logger *log.Logger) bar.Co
 }
 
 // runTray gives the main goroutine to systray until it quits, with the
-// bar's loop beside it; SIGINT and SIGTERM quit as the menu's Quit does.
-func runTray(b *bar.Bar, t *tray) {
+// bar's loop beside it; SIGINT and SIGTERM quit as the menu's Quit does,
+// and so does the end of the session bus, which runTray reports.
+func runTray(b *bar.Bar, t *tray, busGone <-chan struct{}, exit func()) (lost bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	var busLost atomic.Bool
+	go func() {
+		select {
+		case <-busGone:
+			busLost.Store(true)
+			quitTray()
+		case <-ctx.Done():
+		}
+	}()
 	done := make(chan struct{})
 	ready := func() {
 		t.SetMenu(bar.BuildMenu(bar.View{Now: time.Now()}))
@@ -76,11 +98,18 @@ func runTray(b *bar.Bar, t *tray) {
 		go refreshOnOpen(ctx, b)
 	}
 	go quitOnSignal(ctx)
-	runSystray(ready, func() { cancel(); t.stop() })
+	runSystray(ready, func() {
+		if exit != nil {
+			exit()
+		}
+		cancel()
+		t.stop()
+	})
 	select {
 	case <-done:
 	case <-time.After(stopGuard):
 	}
+	return busLost.Load()
 }
 
 func quitOnSignal(ctx context.Context) {

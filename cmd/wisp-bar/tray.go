@@ -50,6 +50,18 @@ func (t *tray) SetMenu(m bar.Menu) {
 	t.last = &m
 }
 
+// rebuild shows the last menu again from scratch, icon and title included:
+// a tray host that just appeared reads it whole.
+func (t *tray) rebuild() {
+	t.mu.Lock()
+	last := t.last
+	t.last = nil
+	t.mu.Unlock()
+	if last != nil {
+		t.SetMenu(*last)
+	}
+}
+
 // stop ends the menu's updates: systray is going away. Where it can, it
 // waits for an update in progress.
 func (t *tray) stop() {

@@ -17,7 +17,7 @@ import (
 type desk struct {
 	address string
 	server  *dbustest.NotificationServer
-	watcher *watcher
+	watcher *dbustest.Watcher
 	client  trayClient
 	home    string
 }
@@ -28,9 +28,8 @@ func newDesk(t *testing.T, withServer bool) *desk {
 	if withServer {
 		d.server = dbustest.StartNotificationServer(t, d.address)
 	}
-	conn := dbustest.Dial(t, d.address)
-	d.watcher = startWatcher(t, conn)
-	d.client = trayClient{conn: conn}
+	d.watcher = dbustest.StartWatcher(t, d.address)
+	d.client = trayClient{conn: dbustest.Dial(t, d.address)}
 	return d
 }
 
@@ -38,7 +37,7 @@ func newDesk(t *testing.T, withServer bool) *desk {
 func (d *desk) startBar(t *testing.T) *barProcess {
 	t.Helper()
 	p := startBar(t, d.home, d.address)
-	d.client.dest = d.watcher.registered(t)
+	d.client.dest = d.watcher.Registered(t, guard)
 	return p
 }
 

@@ -10,46 +10,9 @@ import (
 
 // What a tray host sees of wisp-bar on the session bus.
 const (
-	itemPath  = dbus.ObjectPath("/StatusNotifierItem")
 	menuPath  = dbus.ObjectPath("/StatusNotifierItem/menu")
 	menuIface = "com.canonical.dbusmenu"
 )
-
-// watcher stands in for the tray host's org.kde.StatusNotifierWatcher: it
-// hears each item that registers, so a test knows when the tray is up and
-// which connection serves it.
-type watcher struct{ items chan string }
-
-func (w *watcher) RegisterStatusNotifierItem(sender dbus.Sender, service string) *dbus.Error {
-	w.items <- string(sender)
-	return nil
-}
-
-func (w *watcher) RegisterStatusNotifierHost(service string) *dbus.Error { return nil }
-
-func startWatcher(t *testing.T, conn *dbus.Conn) *watcher {
-	t.Helper()
-	w := &watcher{items: make(chan string, 4)}
-	if err := conn.Export(w, "/StatusNotifierWatcher", watcherName); err != nil {
-		t.Fatal(err)
-	}
-	if reply, err := conn.RequestName(watcherName, dbus.NameFlagDoNotQueue); err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
-		t.Fatalf("own %s: %v %v", watcherName, reply, err)
-	}
-	return w
-}
-
-// registered waits for the tray to register and returns its bus name.
-func (w *watcher) registered(t *testing.T) string {
-	t.Helper()
-	select {
-	case name := <-w.items:
-		return name
-	case <-time.After(guard):
-		t.Fatal("wisp-bar's tray never registered with the StatusNotifierWatcher")
-	}
-	return ""
-}
 
 // entry is one menu item as dbusmenu describes it.
 type entry struct {

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/wisp-sh/wisp/internal/dbustest"
+)
+
+// waitOpen waits until the notifications on screen are exactly want.
+func (d *desk) waitOpen(t *testing.T, what string, want ...uint32) {
+	t.Helper()
+	deadline := time.Now().Add(guard)
+	for {
+		got := d.server.Open()
+		if slices.Equal(got, want) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: notifications on screen %v, want %v (closes %v)", what, got, want, d.server.Closes())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// openDetails clicks the banner's body, as dunst does it: the banner is
+// closed at once, its NotificationClosed sent after the ActionInvoked; late
+// holds that close until the Details banner is on the server, the order in
+// which it reaches wisp-bar after details are shown.
+func (d *desk) openDetails(t *testing.T, banner dbustest.Recorded, late bool) dbustest.Recorded {
+	t.Helper()
+	sendClosed := d.server.HoldClose(banner.ID)
+	d.server.Invoke(banner.ID, "default")
+	if !late {
+		sendClosed()
+	}
+	details := d.server.WaitNotify(t, guard)
+	if !strings.Contains(details.Body, "binding ") {
+		t.Fatalf("the click on the body raised %q, not the details", details.Body)
+	}
+	if late {
+		sendClosed()
+	}
+	return details
+}
+
+// The Details banner answers: the Closed of the banner it replaced, in
+// either order, neither hides the request nor stops its buttons, and the
+// menu keeps it waiting until the answer.
+func TestDetailsBannerApprovesAfterItsBannerCloses(t *testing.T) {
+	for _, late := range []bool{false, true} {
+		name := "closed-before-details"
+		if late {
+			name = "closed-after-details"
+		}
+		t.Run(name, func(t *testing.T) {
+			d := newDesk(t, true)
+			d.startBar(t)
+			r := fileRequest(t, d.home, "brew upgrade", true)
+			details := d.openDetails(t, d.server.WaitNotify(t, guard), late)
+			d.waitOpen(t, "the details shown", details.ID)
+			m := d.client.waitMenu(t, "the request", has("OUTSIDE THE SANDBOX: brew upgrade"))
+			mustFind(t, m, "wisp: 1 request waits")
+			d.server.Invoke(details.ID, "approve")
+			if e := r.decided(t); !e.Approved || e.Scope != "once" || e.By != "wisp-bar" {
+				t.Errorf("decision %+v", e)
+			}
+			d.waitOpen(t, "the details withdrawn once answered")
+		})
+	}
+}
+
+// Answered elsewhere (`wisp approvals`, here the answer file a face
+// writes) while the Details banner shows: it is withdrawn, and the menu
+// says the request is answered and how.
+func TestDetailsWithdrawnWhenAnsweredElsewhere(t *testing.T) {
+	d := newDesk(t, true)
+	d.startBar(t)
+	r := fileRequest(t, d.home, "cargo publish", true)
+	details := d.openDetails(t, d.server.WaitNotify(t, guard), true)
+	d.waitOpen(t, "the details shown", details.ID)
+	answerElsewhere(t, d.home, r.id, "deny")
+	if e := r.decided(t); e.Approved {
+		t.Errorf("decision %+v, want denied", e)
+	}
+	d.waitOpen(t, "the details withdrawn")
+	d.client.waitMenu(t, "nothing waiting", has("wisp: nothing waits for an answer"))
+}
+
+// answerElsewhere answers request id as `wisp approvals` does.
+func answerElsewhere(t *testing.T, home, id, verb string) {
+	t.Helper()
+	out, err := runWispApprovals(t, home, verb, id)
+	if err != nil {
+		t.Fatalf("wisp approvals %s %s: %v\n%s", verb, id, err, out)
+	}
+}
+
+func runWispApprovals(t *testing.T, home string, args ...string) ([]byte, error) {
+	t.Helper()
+	cmd := wispCommand(t, home, append([]string{"approvals"}, args...)...)
+	return cmd.CombinedOutput()
+}
+
+// Quit and SIGTERM withdraw every banner wisp-bar shows: a request's
+// banner, a Details banner and the notice of a click that came too late.
+func TestQuitAndSignalWithdrawEveryBanner(t *testing.T) {
+	for _, how := range []string{"quit", "sigterm"} {
+		t.Run(how, func(t *testing.T) {
+			d := newDesk(t, true)
+			p := d.startBar(t)
+			fileRequest(t, d.home, "make deploy", false)
+			fileRequest(t, d.home, "make release", false)
+			first, second := d.server.WaitNotify(t, guard), d.server.WaitNotify(t, guard)
+			details := d.openDetails(t, second, true)
+			if details.ReplacesID != second.ID {
+				t.Errorf("details replace %d, want %d", details.ReplacesID, second.ID)
+			}
+			d.waitOpen(t, "a banner and details", first.ID, details.ID)
+			switch how {
+			case "quit":
+				m := d.client.waitMenu(t, "the requests", has("make release"))
+				d.client.click(t, mustFind(t, m, "Quit").ID)
+				p.wait(t)
+			default:
+				p.stop(t)
+			}
+			d.waitOpen(t, "nothing on screen after wisp-bar ended")
+		})
+	}
+}
+
+func wispCommand(t *testing.T, home string, args ...string) *exec.Cmd {
+	t.Helper()
+	c := exec.Command(wispBinary(t), args...)
+	c.Env = append(os.Environ(), "WISP_HOME="+home, "HOME="+filepath.Dir(home))
+	return c
+}
