@@ -16,7 +16,7 @@ func own(paths ...string) []string {
 
 // Faces are the packages that talk to a person or another program (with
 // the platform code only they use); no other package depends on them.
-var Faces = own("chat", "mcp", "bar", "cmd", "darwin", "freedesktop")
+var Faces = own("chat", "mcp", "tui", "bar", "cmd", "darwin", "freedesktop")
 
 // A Rule limits what one package, and each package under it, may depend
 // on, directly or through others, beyond what holds for all (Check: only

@@ -1,0 +1,328 @@
+package tui
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/wisp-sh/wisp/approval"
+	"github.com/wisp-sh/wisp/chat"
+	"github.com/wisp-sh/wisp/policy"
+)
+
+// colourSGR matches a colour sequence: 30-37, 40-47, 90-97, 100-107,
+// 38;... and 48;... parameters.
+var colourSGR = regexp.MustCompile(`\x1b\[(?:[0-9;:]*;)?(?:3[0-9]|4[0-9]|9[0-7]|10[0-7])(?:[;:][0-9;:]*)?m`)
+
+// do runs what Update asked for, as the program would: a batch's parts,
+// and the messages they give back (an Exec, the terminal's, is left).
+func do(m *Model, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			do(m, c)
+		}
+	case nil:
+	default:
+		if _, tick := msg.(spinner.TickMsg); !tick {
+			_, next := m.Update(msg)
+			do(m, next)
+		}
+	}
+}
+
+// press sends keys, running what each asks for.
+func press(m *Model, msgs ...tea.Msg) {
+	for _, msg := range msgs {
+		_, cmd := m.Update(msg)
+		do(m, cmd)
+	}
+}
+
+// fakeLoop records what the face asked of the agent.
+type fakeLoop struct {
+	sent  []string
+	typed []chat.Typed
+}
+
+func (l *fakeLoop) Send(_ context.Context, text string) error {
+	l.sent = append(l.sent, text)
+	return nil
+}
+func (l *fakeLoop) RunTyped(_ context.Context, t chat.Typed) error {
+	l.typed = append(l.typed, t)
+	return nil
+}
+
+// clock is a time the test moves.
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time      { return c.t }
+func (c *clock) add(d time.Duration) { c.t = c.t.Add(d) }
+func newClock() *clock               { return &clock{t: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)} }
+func screenOf(m *Model) string       { return ansi.Strip(m.View().Content) }
+func feed(m *Model, msgs ...tea.Msg) {
+	for _, msg := range msgs {
+		m.Update(msg)
+	}
+}
+func newTestModel(colour bool) (*Model, *fakeLoop, *clock) {
+	loop, c := &fakeLoop{}, newClock()
+	m := NewModel(context.Background(), Options{Loop: loop, Face: NewFace(), Colour: colour, Now: c.now,
+		Settle: 500 * time.Millisecond, Status: Status{Model: "granite", Dir: "/home/ana/shop", Sandbox: "Landlock ABI 7", Network: true},
+		Home: "/home/ana"})
+	feed(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	return m, loop, c
+}
+
+// The box shows its mode by its marker alone with NO_COLOR, and by its
+// colour with colour on: no colour sequence at all with NO_COLOR.
+func TestBoxMarkersWithoutColour(t *testing.T) {
+	for _, tc := range []struct {
+		keys   []tea.Msg
+		marker string
+		bg     string // the box's background with colour on
+	}{
+		{nil, "› ", "48;2;48;48;48"}, {seq("!"), "! ", "48;2;229;165;10"}, {seq("!!"), "!! ", "48;2;210;112;104"},
+	} {
+		plain, _, _ := newTestModel(false)
+		feed(plain, tc.keys...)
+		feed(plain, typing("ls")...)
+		raw := plain.View().Content
+		if colourSGR.MatchString(raw) {
+			t.Errorf("with NO_COLOR the screen has a colour: %q", raw)
+		}
+		if !strings.Contains(raw, "\n"+tc.marker+"ls") {
+			t.Errorf("with NO_COLOR the box does not read %q:\n%s", tc.marker+"ls", raw)
+		}
+		coloured, _, _ := newTestModel(true)
+		feed(coloured, tc.keys...)
+		if raw := coloured.View().Content; !strings.Contains(raw, tc.bg) {
+			t.Errorf("the %q box is not drawn on %s", tc.marker, tc.bg)
+		}
+	}
+}
+
+// The status line says the model's state, the sandbox, the network, the
+// count of waiting requests and the folder; the state follows the turn.
+func TestStatusLine(t *testing.T) {
+	m, loop, c := newTestModel(false)
+	last := func() string { lines := strings.Split(screenOf(m), "\n"); return lines[len(lines)-1] }
+	for _, want := range []string{"granite: ready", "sandbox: Landlock ABI 7", "network on", "0 waiting", "~/shop"} {
+		if !strings.Contains(last(), want) {
+			t.Errorf("status line %q lacks %q", last(), want)
+		}
+	}
+	feed(m, typing("hi")...)
+	m.Update(kEnter)
+	c.add(3 * time.Second)
+	if !strings.Contains(last(), "waiting for the first token 3s") {
+		t.Errorf("status line while waiting: %q", last())
+	}
+	feed(m, evMsg{chat.Event{Type: chat.EventText, Text: "Hel"}})
+	if !strings.Contains(last(), "granite: streaming") {
+		t.Errorf("status line while streaming: %q", last())
+	}
+	feed(m, evMsg{chat.Event{Type: chat.EventMessage, Text: "Hello."}}, turnDoneMsg{})
+	feed(m, evMsg{chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: "· the model cannot be reached: connection refused; commands you type after ! and !! still run"}})
+	if !strings.Contains(last(), "cannot be reached: connection refused") {
+		t.Errorf("status line with the model down: %q", last())
+	}
+	_ = loop
+}
+
+// A message goes to the loop; ! and !! lines are typed lines, shown as
+// sent; / commands are the face's own.
+func TestSendDispatch(t *testing.T) {
+	m, loop, _ := newTestModel(false)
+	press(m, seq("fix the tests", kEnter)...)
+	if len(loop.sent) != 1 || loop.sent[0] != "fix the tests" {
+		t.Fatalf("the message reached the loop as %q", loop.sent)
+	}
+	// A message's turn runs in the background; the test plays its end.
+	m.Update(turnDoneMsg{})
+	// A typed line steps aside through tea.Exec: the command it returns.
+	m.Update(paste("!!brew upgrade"))
+	_, cmd := m.Update(kEnter)
+	if cmd == nil {
+		t.Fatal("the !! line gave no command to run")
+	}
+	if !strings.Contains(screenOf(m), "!! brew upgrade") {
+		t.Errorf("the sent line is not shown as !! brew upgrade:\n%s", screenOf(m))
+	}
+	m.Update(turnDoneMsg{})
+	feed(m, seq("/help", kEnter)...)
+	if !strings.Contains(screenOf(m), "command mode (amber)") || len(loop.sent) != 1 {
+		t.Errorf("/help did not show the help, or reached the model (%q)", loop.sent)
+	}
+}
+
+// Enter while the model answers keeps the line and says why.
+func TestEnterWhileBusy(t *testing.T) {
+	m, loop, _ := newTestModel(false)
+	press(m, seq("one", kEnter, "two", kEnter)...)
+	if len(loop.sent) != 1 || m.in.Text() != "two" || !strings.Contains(screenOf(m), "the model is answering") {
+		t.Errorf("sent %q, box %q while busy", loop.sent, m.in.Text())
+	}
+}
+
+func outsideRequest() approval.Request {
+	return approval.Request{ID: "a1", Line: "brew upgrade", Dir: "/home/ana/shop", OutsideSandbox: true,
+		Level: policy.Moderate, Reasons: []string{approval.OutsideReason}, Scopes: []approval.Scope{approval.Once}}
+}
+
+// The OUTSIDE dialog: its words, no key before the settle time, y alone
+// never approves, y Enter does, n denies.
+func TestOutsideDialog(t *testing.T) {
+	m, _, c := newTestModel(false)
+	reply := make(chan approval.Answer, 1)
+	m.Update(askMsg{req: outsideRequest(), reply: reply})
+	screen := screenOf(m)
+	for _, want := range []string{outsideTitle, "brew upgrade", outsideRuns, outsideOnce, "reading keys in a moment"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the dialog lacks %q:\n%s", want, screen)
+		}
+	}
+	feed(m, typing("y")...)
+	m.Update(kEnter)
+	if len(reply) != 0 {
+		t.Fatal("a y Enter typed before the dialog listened answered it")
+	}
+	c.add(600 * time.Millisecond)
+	if !strings.Contains(screenOf(m), outsideKeys) {
+		t.Errorf("the settled dialog does not show its keys:\n%s", screenOf(m))
+	}
+	feed(m, typing("y")...)
+	if len(reply) != 0 {
+		t.Fatal("y alone approved a run outside the sandbox")
+	}
+	feed(m, typing("s")...) // not a key here
+	m.Update(kEnter)
+	if a := <-reply; !a.Approve || a.Scope != approval.Once {
+		t.Fatalf("y Enter answered %+v", a)
+	}
+	if !strings.Contains(screenOf(m), "you approved once, outside the sandbox: brew upgrade") || m.dialogs != nil {
+		t.Errorf("after the answer:\n%s", screenOf(m))
+	}
+
+	m.Update(askMsg{req: outsideRequest(), reply: reply})
+	c.add(time.Second)
+	feed(m, typing("n")...)
+	if a := <-reply; a.Approve {
+		t.Fatalf("n answered %+v", a)
+	}
+}
+
+// An ordinary dialog shows the level, the reasons and the scopes offered,
+// and takes one key among them.
+func TestOrdinaryDialog(t *testing.T) {
+	m, _, _ := newTestModel(false)
+	reply := make(chan approval.Answer, 1)
+	req := approval.Request{ID: "b2", Line: "rm -r build", Dir: "/p", Level: policy.High,
+		Reasons: []string{"deletes files"}, Scopes: []approval.Scope{approval.Once, approval.Session}}
+	m.Update(askMsg{req: req, reply: reply})
+	screen := screenOf(m)
+	for _, want := range []string{"approve this command? (high risk)", "rm -r build", "· deletes files", "[y] once   [s] session   [n] no"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the dialog lacks %q:\n%s", want, screen)
+		}
+	}
+	feed(m, typing("p")...) // not offered
+	if len(reply) != 0 {
+		t.Fatal("a scope not offered answered")
+	}
+	feed(m, typing("s")...)
+	if a := <-reply; !a.Approve || a.Scope != approval.Session {
+		t.Fatalf("s answered %+v", a)
+	}
+}
+
+// A question answered elsewhere first leaves the dialog, which says who
+// answered; the next question waiting shows.
+func TestDialogAnsweredElsewhere(t *testing.T) {
+	m, _, _ := newTestModel(false)
+	first, second := outsideRequest(), outsideRequest()
+	second.ID, second.Line = "a2", "rustup update"
+	m.Update(askMsg{req: first, reply: make(chan approval.Answer, 1)})
+	m.Update(askMsg{req: second, reply: make(chan approval.Answer, 1)})
+	m.Update(closeMsg{id: "a1", why: "· answered elsewhere: approved once by wisp approvals"})
+	screen := screenOf(m)
+	if !strings.Contains(screen, "answered elsewhere: approved once by wisp approvals") || !strings.Contains(screen, "rustup update") {
+		t.Errorf("after the answer elsewhere:\n%s", screen)
+	}
+}
+
+// The Approver is the gate's: it asks through the face and takes the
+// dialog's answer; withdrawn, it says who answered.
+func TestApproverAsksThroughTheFace(t *testing.T) {
+	f := NewFace()
+	a := &Approver{Face: f}
+	got := make(chan tea.Msg, 4)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go f.pump(ctx, func(m tea.Msg) { got <- m })
+	done := make(chan approval.Answer)
+	go func() { ans, _ := a.Ask(ctx, outsideRequest()); done <- ans }()
+	ask := (<-got).(askMsg)
+	ask.reply <- approval.Answer{Approve: true, Scope: approval.Once, By: "tui"}
+	if ans := <-done; !ans.Approve || ans.By != "tui" {
+		t.Fatalf("the approver returned %+v", ans)
+	}
+
+	actx, acancel := context.WithCancelCause(context.Background())
+	go func() { ans, _ := a.Ask(actx, outsideRequest()); done <- ans }()
+	<-got
+	acancel(approval.Answered{Answer: approval.Answer{Approve: false, By: "wisp-bar"}})
+	<-done
+	if c := (<-got).(closeMsg); c.why != "· answered elsewhere: denied by wisp-bar" {
+		t.Errorf("the withdrawal says %q", c.why)
+	}
+}
+
+// The model's text, its command line and the command's output can only
+// draw themselves: their escapes show as escapes on the screen.
+func TestOthersTextIsRendered(t *testing.T) {
+	m, _, _ := newTestModel(true)
+	evil := "\x1b[2J\x1b]0;pwned\x07"
+	feed(m,
+		evMsg{chat.Event{Type: chat.EventText, Text: "words " + evil}},
+		evMsg{chat.Event{Type: chat.EventMessage, Text: "words " + evil}},
+		evMsg{chat.Event{Type: chat.EventToolCall, ID: "c1", Name: "run_command", Command: "cat x" + evil}},
+		evMsg{chat.Event{Type: chat.EventCommandOutcome, Command: "cat x" + evil, Ran: true, ExitCode: new(int), Output: "out" + evil}},
+	)
+	raw := m.View().Content
+	if strings.Contains(raw, "\x1b[2J") || strings.Contains(raw, "\x1b]0;") {
+		t.Fatalf("someone else's escape reached the screen: %q", raw)
+	}
+	for _, want := range []string{`words \x1b[2J\x1b]0;pwned\a`, `● cat x\x1b[2J`, `out\x1b[2J`} {
+		if !strings.Contains(ansi.Strip(raw), want) {
+			t.Errorf("the screen lacks %q:\n%s", want, ansi.Strip(raw))
+		}
+	}
+}
+
+// A resize lays the screen out at the new size: every line fits.
+func TestResize(t *testing.T) {
+	m, _, _ := newTestModel(false)
+	feed(m, evMsg{chat.Event{Type: chat.EventMessage, Text: strings.Repeat("word ", 100)}})
+	for _, size := range [][2]int{{80, 24}, {120, 40}, {40, 12}} {
+		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+		lines := strings.Split(screenOf(m), "\n")
+		if len(lines) != size[1] {
+			t.Errorf("at %dx%d the screen has %d lines", size[0], size[1], len(lines))
+		}
+		for _, l := range lines {
+			if w := ansi.StringWidth(l); w > size[0] {
+				t.Errorf("at %dx%d a line is %d wide: %q", size[0], size[1], w, l)
+			}
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package tui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/wisp-sh/wisp/internal/render"
+)
+
+// Status is what the status line says besides the model's state.
+type Status struct {
+	Model   string
+	Dir     string // the project folder
+	Sandbox string // Landlock ABI n, Seatbelt, off, nested
+	Network bool   // confined commands may reach the network
+}
+
+// modelState is the model's part of the status line: idle, waiting for
+// the first token (since when), streaming, or cannot be reached (why).
+type modelState struct {
+	waitingSince time.Time // zero: not waiting
+	streaming    bool
+	down         string // why the model cannot be reached; "" when it can
+}
+
+func (s *modelState) turnStarted(now time.Time) {
+	s.waitingSince, s.streaming = now, false
+}
+
+func (s *modelState) text() {
+	s.waitingSince, s.streaming, s.down = time.Time{}, true, ""
+}
+
+func (s *modelState) turnEnded() { s.waitingSince, s.streaming = time.Time{}, false }
+
+func (s *modelState) unreachable(why string) { s.down = why }
+
+// failed takes a model's error during a turn as the model being out of
+// reach until it answers again.
+func (s *modelState) failed(why string) {
+	if !s.waitingSince.IsZero() || s.streaming {
+		s.down = why
+	}
+}
+
+// say is the state in words.
+func (s modelState) say(now time.Time, busy bool) string {
+	switch {
+	case !s.waitingSince.IsZero():
+		return fmt.Sprintf("waiting for the first token %ds", int(now.Sub(s.waitingSince).Seconds()))
+	case s.streaming:
+		return "streaming"
+	case s.down != "":
+		return "cannot be reached: " + s.down + "; check model.baseURL (wisp doctor); ! and !! still run"
+	case busy:
+		return "running your command"
+	}
+	return "ready"
+}
+
+// statusLine is the last line: the model and its state, the sandbox, the
+// network, the requests waiting in the pending channel and the folder.
+func (m *Model) statusLine() string {
+	network := "network off"
+	if m.o.Status.Network {
+		network = "network on"
+	}
+	sandbox := m.o.Status.Sandbox
+	if sandbox == "" {
+		sandbox = "…"
+	}
+	waiting := fmt.Sprintf("%d waiting", m.waiting)
+	parts := []string{
+		render.Line(m.o.Status.Model) + ": " + render.Line(m.state.say(m.o.Now(), m.busy)),
+		"sandbox: " + render.Line(sandbox), network, waiting,
+		render.Line(shortFolder(m.o.Status.Dir, m.o.Home)), // last: the first a narrow screen cuts
+	}
+	line := " " + strings.Join(parts, " · ")
+	line = ansi.Truncate(line, m.width, "…")
+	return m.st.status.Render(line + strings.Repeat(" ", max(0, m.width-ansi.StringWidth(line))))
+}
+
+// shortFolder shows dir with the home as ~.
+func shortFolder(dir, home string) string {
+	if home != "" && home != "/" {
+		if dir == home {
+			return "~"
+		}
+		if rest, ok := strings.CutPrefix(dir, home+string(filepath.Separator)); ok {
+			return "~/" + rest
+		}
+	}
+	return dir
+}
