@@ -99,6 +99,7 @@ func (b *Bar) markAnswered(p pending.Pending, a pending.Answer) {
 		b.withdraw(p.Request.ID)
 	}
 	b.answered[p.Request.ID] = p.Binding
+	b.answers[p.Request.ID] = a
 	for i := range b.list {
 		if b.list[i].Request.ID == p.Request.ID {
 			b.list[i].Answered = true

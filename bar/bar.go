@@ -94,8 +94,9 @@ type Bar struct {
 	serial uint64            // the last banner's serial
 	// noticeShown: the notice banner may be on screen.
 	noticeShown bool
-	dismissed   map[string]string // request id -> binding of the banner dismissed
-	answered    map[string]string // request id -> binding this Bar answered
+	dismissed   map[string]string         // request id -> binding of the banner dismissed
+	answered    map[string]string         // request id -> binding this Bar answered
+	answers     map[string]pending.Answer // answers beside the requests listed
 	paused      bool
 	off         BannerStatus
 	notice      string
@@ -125,6 +126,7 @@ func New(cfg Config) *Bar {
 		posted:    map[uint64]posted{},
 		dismissed: map[string]string{},
 		answered:  map[string]string{},
+		answers:   map[string]pending.Answer{},
 		off:       BannerStatus{Off: cfg.BannersOff},
 	}
 }
@@ -279,8 +281,23 @@ func (b *Bar) update() {
 	b.forgetGone(b.dismissed)
 	b.forgetGone(b.answered)
 	b.forgetPosted()
+	b.readAnswers()
 	b.syncBanners()
 	b.render()
+}
+
+// readAnswers reads the answers of the requests listed as answered, for
+// the menu to say what they were.
+func (b *Bar) readAnswers() {
+	b.answers = map[string]pending.Answer{}
+	for _, p := range b.list {
+		if !p.Answered {
+			continue
+		}
+		if a, ok := b.cfg.Channel.AnswerOf(p); ok {
+			b.answers[p.Request.ID] = a
+		}
+	}
 }
 
 // forgetGone drops the entries of requests that no longer wait.
@@ -296,6 +313,7 @@ func (b *Bar) view() View {
 	return View{
 		Pending: b.list, Now: b.cfg.Now(), Home: b.cfg.Home, MaxShown: b.cfg.MaxShown,
 		Paused: b.paused, BannersOff: b.off.Off, CanEnable: b.off.CanEnable, Notice: cmp.Or(b.watchProblem, b.notice),
+		Answers: b.answers,
 	}
 }
 

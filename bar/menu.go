@@ -46,6 +46,8 @@ type View struct {
 	CanEnable bool
 	// Notice is the outcome of the last click worth telling, or a problem.
 	Notice string
+	// Answers are the answers lying beside answered requests, by id.
+	Answers map[string]pending.Answer
 }
 
 // BuildMenu computes the menu for v.
@@ -119,9 +121,20 @@ func requestItem(p pending.Pending, v View) Item {
 	label := fmt.Sprintf("%s · %s · %s · %s", line(r), r.Level,
 		shortenLeft(visible(folder(r.Cwd, v.Home)), maxFolderRunes), age(v.Now, r.RequestedAt))
 	if p.Answered {
-		return Item{Label: label + " · answered", Disabled: true, Tooltip: "answered; wisp has not taken the answer yet"}
+		return answeredItem(label, v.Answers[r.ID], v.Now)
 	}
 	return Item{Label: label, Tooltip: visible(r.Command), Children: answerItems(p)}
+}
+
+// answeredItem is a request answered and not yet taken: it says what the
+// answer was and who gave it, so the menu never offers what is decided.
+func answeredItem(label string, a pending.Answer, now time.Time) Item {
+	if a.Decision == "" {
+		return Item{Label: label + " · answered", Disabled: true, Tooltip: "answered; wisp has not taken the answer yet"}
+	}
+	what := verbed(a) + " by " + visible(a.By)
+	return Item{Label: label + " · " + what, Disabled: true,
+		Tooltip: fmt.Sprintf("%s %s; wisp has not taken the answer yet", what, age(now, a.AnsweredAt))}
 }
 
 // answerItems are the request's submenu: the approvals it offers, Deny,

@@ -26,6 +26,13 @@ func TestBuildMenu(t *testing.T) {
 			request("00000000000000a2", "git push --force", false, scopes("session"), cwd("/srv/deploy/a/very/long/path/to/the/project/folder")),
 		}}},
 		{"answered", View{Now: now, Pending: []pending.Pending{answered(request("00000000000000b1", "cargo install ripgrep", true))}}},
+		{"answered-elsewhere", View{Now: now, Pending: []pending.Pending{
+			answered(request("00000000000000b2", "cargo install ripgrep", true)),
+			answered(request("00000000000000b3", "make deploy", false)),
+		}, Answers: map[string]pending.Answer{
+			"00000000000000b2": {Decision: pending.DecisionApprove, Scope: pending.ScopeOnce, By: "wisp approvals", AnsweredAt: now.Add(-time.Minute)},
+			"00000000000000b3": {Decision: pending.DecisionDeny, Scope: pending.ScopeOnce, By: "wisp-bar", AnsweredAt: now},
+		}}},
 		{"many", View{Now: now, Pending: many}},
 		{"escaped", View{Now: now, Pending: []pending.Pending{
 			request("00000000000000c1", "echo hi\nin /safe/folder\u202e", true),
