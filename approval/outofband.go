@@ -47,8 +47,11 @@ func (o *OutOfBand) Ask(ctx context.Context, req Request) (Answer, error) {
 
 func (o *OutOfBand) pendingRequest(req Request) pending.Request {
 	kind := pending.KindCommand
-	if req.OutsideSandbox {
+	switch {
+	case req.OutsideSandbox:
 		kind = pending.KindOutsideSandbox
+	case req.Grant != "":
+		kind = pending.KindAddDirectory
 	}
 	scopes := make([]string, len(req.Scopes))
 	for i, s := range req.Scopes {

@@ -27,6 +27,9 @@ func BannerTitle(r pending.Request) string {
 	if r.OutsideSandbox {
 		return outsideTitle
 	}
+	if r.Kind == pending.KindAddDirectory {
+		return "wisp: let commands write in " + visible(pending.AddDirectoryFolder(r)) + " for this session?"
+	}
 	return fmt.Sprintf("wisp: approve a command (%s risk)", r.Level)
 }
 

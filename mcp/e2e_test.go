@@ -160,7 +160,7 @@ func TestOrdinaryRequestOffersScopesAndOutsideIsNeverRemembered(t *testing.T) {
 	}
 	json.Unmarshal(ordinary.Properties["scope"], &scope)
 	if ordinary.Title != "wisp: run this command? (moderate risk)" || scope.Type != "string" ||
-		!reflect.DeepEqual(scope.Enum, []string{"once", "session", "project", "always"}) {
+		!reflect.DeepEqual(scope.Enum, []string{"once", "session", "project", "always", "session-prefix", "project-prefix", "always-prefix"}) {
 		t.Errorf("ordinary form: %+v, scope %+v", ordinary, scope)
 	}
 	for i, r := range rep.Results {

@@ -72,13 +72,16 @@ func canElicit(ss *sdk.ServerSession) bool {
 func answer(res *sdk.ElicitResult) approval.Answer {
 	switch res.Action {
 	case "accept":
-		scope := approval.Once
+		scope, prefix := approval.Once, false
 		if s, ok := res.Content["scope"].(string); ok {
+			s, prefix = strings.CutSuffix(s, PrefixSuffix)
 			if parsed, err := approval.ParseScope(s); err == nil {
 				scope = parsed
+			} else {
+				prefix = false
 			}
 		}
-		return approval.Answer{Approve: true, Scope: scope, By: ElicitationName}
+		return approval.Answer{Approve: true, Scope: scope, Prefix: prefix && scope != approval.Once, By: ElicitationName}
 	case "decline":
 		return approval.Answer{By: ElicitationName, Reason: DeclinedReason}
 	case "cancel":
@@ -98,6 +101,9 @@ func Dialog(req approval.Request) *sdk.ElicitParams {
 // is rendered on one line like the message's parts, whatever a level's
 // name becomes.
 func Title(req approval.Request) string {
+	if req.Grant != "" {
+		return render.Line("wisp: let commands write in " + req.Grant + " for this session?")
+	}
 	if req.OutsideSandbox {
 		return render.Line(fmt.Sprintf("wisp: run OUTSIDE the sandbox? (%s risk)", req.Level))
 	}
@@ -111,6 +117,9 @@ func Title(req approval.Request) string {
 // and a newline cannot forge an "in DIR" or a reason line.
 func message(req approval.Request) string {
 	var b strings.Builder
+	if req.Grant != "" {
+		return grantMessage(req)
+	}
 	if req.OutsideSandbox {
 		b.WriteString("Command to run OUTSIDE the sandbox, this once:\n")
 	} else {
@@ -126,6 +135,18 @@ func message(req approval.Request) string {
 	} else {
 		b.WriteString("Accept approves it for the scope you choose; decline refuses it.")
 	}
+	return b.String()
+}
+
+// grantMessage is add_directory's question in its own words: a folder
+// opened for writing until the session ends, not a command run once.
+func grantMessage(req approval.Request) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Let commands write in %s for this session?\n", render.Line(req.Grant))
+	for _, r := range req.Reasons {
+		fmt.Fprintf(&b, "· %s\n", render.Line(r))
+	}
+	b.WriteString("Only you can answer this: the agent that asked cannot. Accept lets every command of this wisp mcp write there until it ends; decline keeps the folder closed.")
 	return b.String()
 }
 
@@ -148,7 +169,9 @@ type scopeField struct {
 
 func schema(req approval.Request) formSchema {
 	s := formSchema{Type: "object", Title: Title(req), Properties: map[string]scopeField{}}
-	if req.OutsideSandbox || len(req.Scopes) == 0 {
+	// Outside the sandbox is once, and a grant lasts the session, whatever
+	// a field would say: neither has one.
+	if req.OutsideSandbox || req.Grant != "" || len(req.Scopes) == 0 {
 		return s
 	}
 	var names, meanings []string
@@ -156,10 +179,28 @@ func schema(req approval.Request) formSchema {
 		names = append(names, string(sc))
 		meanings = append(meanings, string(sc)+": "+scopeMeaning[sc])
 	}
+	if held := strings.Join(req.Prefixes, ", "); held != "" {
+		for _, sc := range req.Scopes {
+			if sc != approval.Once {
+				names = append(names, string(sc)+PrefixSuffix)
+				meanings = append(meanings, string(sc)+PrefixSuffix+": "+render.Line(held)+", "+prefixMeaning[sc])
+			}
+		}
+	}
 	s.Properties["scope"] = scopeField{Type: "string", Title: "Approve for", Description: strings.Join(meanings, "; "),
 		Enum: names, Default: names[0]}
 	s.Required = []string{"scope"}
 	return s
+}
+
+// PrefixSuffix marks a scope value of the form that holds the request's
+// prefixes (session-prefix) in place of its exact line.
+const PrefixSuffix = "-prefix"
+
+var prefixMeaning = map[approval.Scope]string{
+	approval.Session: "any such command, until this wisp mcp ends",
+	approval.Project: "any such command, in this project, kept in approvals.json",
+	approval.Always:  "any such command, anywhere, kept in approvals.json",
 }
 
 var scopeMeaning = map[approval.Scope]string{

@@ -38,7 +38,7 @@ func TestElicitationShowsTheModelsEscapesVisibly(t *testing.T) {
 	if got := rep.Elicitations[0].RequestedSchema.Title; got != "wisp: run OUTSIDE the sandbox? (moderate risk)" {
 		t.Errorf("title %q", got)
 	}
-	if got := rep.Elicitations[1].RequestedSchema.Title; got != "wisp: run this command? (moderate risk)" {
+	if got := rep.Elicitations[1].RequestedSchema.Title; got != "wisp: let commands write in "+folder+" for this session?" {
 		t.Errorf("title %q", got)
 	}
 }

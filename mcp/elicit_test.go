@@ -28,11 +28,22 @@ var (
 		ID: "a0b1c2d3e4f50617", Line: "rm -r build", Dir: "/Users/ana/src/shop",
 		Level: policy.High, Reasons: []string{"rm deletes files"}, Scopes: approval.AllScopes,
 	}
+	prefixRequest = approval.Request{
+		ID: "b1c2d3e4f5061728", Line: "go test ./pkg/a", Dir: "/Users/ana/src/shop",
+		Level: policy.Moderate, Reasons: []string{"go test builds and runs the tests"}, Scopes: approval.AllScopes,
+		Prefixes: []string{"go test …"},
+	}
+	grantRequest = approval.Request{
+		ID: "c2d3e4f506172839", Line: "add_directory /srv", Dir: "/Users/ana/src/shop", Level: policy.Moderate, Grant: "/srv",
+		Reasons: []string{"the model says: the site is served from there", "lets every command write under /srv for the rest of this session"},
+		Scopes:  []approval.Scope{approval.Once},
+	}
 )
 
 // The dialogs as the client receives them: golden files a reviewer reads.
 func TestDialogs(t *testing.T) {
-	for name, req := range map[string]approval.Request{"outside": outsideRequest, "ordinary": ordinaryRequest} {
+	for name, req := range map[string]approval.Request{"outside": outsideRequest, "ordinary": ordinaryRequest,
+		"prefix": prefixRequest, "grant": grantRequest} {
 		got, err := json.MarshalIndent(Dialog(req), "", "  ")
 		if err != nil {
 			t.Fatal(err)
@@ -62,6 +73,12 @@ func TestAnswerTellsEachActionApart(t *testing.T) {
 		{"accept with a scope", sdk.ElicitResult{Action: "accept", Content: map[string]any{"scope": "project"}},
 			approval.Answer{Approve: true, Scope: approval.Project, By: ElicitationName}},
 		{"a scope that is none is once", sdk.ElicitResult{Action: "accept", Content: map[string]any{"scope": "forever"}},
+			approval.Answer{Approve: true, Scope: approval.Once, By: ElicitationName}},
+		{"accept holding the prefix", sdk.ElicitResult{Action: "accept", Content: map[string]any{"scope": "session-prefix"}},
+			approval.Answer{Approve: true, Scope: approval.Session, Prefix: true, By: ElicitationName}},
+		{"once-prefix holds nothing", sdk.ElicitResult{Action: "accept", Content: map[string]any{"scope": "once-prefix"}},
+			approval.Answer{Approve: true, Scope: approval.Once, By: ElicitationName}},
+		{"a prefix of no scope is once", sdk.ElicitResult{Action: "accept", Content: map[string]any{"scope": "forever-prefix"}},
 			approval.Answer{Approve: true, Scope: approval.Once, By: ElicitationName}},
 		{"decline", sdk.ElicitResult{Action: "decline"}, approval.Answer{By: ElicitationName, Reason: DeclinedReason}},
 		{"cancel", sdk.ElicitResult{Action: "cancel"}, approval.Answer{By: ElicitationName, Reason: CancelledReason}},

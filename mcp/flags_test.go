@@ -49,8 +49,9 @@ func TestAddDirectoryGrantsWhatThePersonApproved(t *testing.T) {
 	rep := w.run([]elicitAnswer{{Action: "accept"}},
 		call{Name: "add_directory", Arguments: map[string]any{"path": folder, "reason": "the fix spans both folders"}},
 		runCommand("touch "+filepath.Join(folder, "granted"), false))
-	if len(rep.Elicitations) != 1 || !strings.Contains(rep.Elicitations[0].Message, "  add_directory "+folder+"\n") {
-		t.Fatalf("the grant was not put to the person: %+v", rep.Elicitations)
+	if len(rep.Elicitations) != 1 || !strings.HasPrefix(rep.Elicitations[0].Message, "Let commands write in "+folder+" for this session?\n") ||
+		rep.Elicitations[0].RequestedSchema.Title != "wisp: let commands write in "+folder+" for this session?" {
+		t.Fatalf("the grant was not put to the person in its own words: %+v", rep.Elicitations)
 	}
 	if got := rep.Results[0].Text; got != "added "+folder+" to the writable roots for this session" {
 		t.Errorf("add_directory: %q", got)

@@ -3,6 +3,7 @@ package pending
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"strings"
 	"time"
 )
 
@@ -18,7 +19,19 @@ const OutsideReason = "runs OUTSIDE the sandbox: it may write anywhere you can, 
 const (
 	KindCommand        = "command"
 	KindOutsideSandbox = "outsideSandbox"
+	// KindAddDirectory asks to let every command of the session write in
+	// one more folder: its command is AddDirectoryCommand and the folder.
+	KindAddDirectory = "addDirectory"
 )
+
+// AddDirectoryCommand begins an addDirectory request's command, before
+// the folder it would open for writing.
+const AddDirectoryCommand = "add_directory "
+
+// AddDirectoryFolder is the folder an addDirectory request asks to open.
+func AddDirectoryFolder(r Request) string {
+	return strings.TrimPrefix(r.Command, AddDirectoryCommand)
+}
 
 // Risk levels, lowest first.
 const (

@@ -171,3 +171,29 @@ func TestFileRefusesAnUnsafeFolder(t *testing.T) {
 		t.Errorf("created folder mode %v (%v), want 0700", info.Mode(), err)
 	}
 }
+
+// An addDirectory request names one absolute folder, runs nothing outside
+// the sandbox and offers once alone; anything else is refused.
+func TestAddDirectoryRequests(t *testing.T) {
+	good, err := os.ReadFile("testdata/request.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	grant := strings.NewReplacer(`"kind": "outsideSandbox"`, `"kind": "addDirectory"`,
+		`"outsideSandbox": true`, `"outsideSandbox": false`, `"command": "brew upgrade"`, `"command": "add_directory /srv"`).Replace(string(good))
+	r, err := ParseRequest([]byte(grant))
+	if err != nil || AddDirectoryFolder(r) != "/srv" {
+		t.Fatalf("an addDirectory request: %v (folder %q)", err, AddDirectoryFolder(r))
+	}
+	for name, data := range map[string]string{
+		"a relative folder":   strings.Replace(grant, `"add_directory /srv"`, `"add_directory srv"`, 1),
+		"a command":           strings.Replace(grant, `"add_directory /srv"`, `"rm -rf /srv"`, 1),
+		"outside the sandbox": strings.Replace(grant, `"outsideSandbox": false`, `"outsideSandbox": true`, 1),
+		"a scope beyond once": strings.Replace(grant, `"once"`, `"once", "always"`, 1),
+		"a kind no one knows": strings.Replace(grant, `"addDirectory"`, `"grant"`, 1),
+	} {
+		if _, err := ParseRequest([]byte(data)); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: ParseRequest = %v, want it refused as malformed", name, err)
+		}
+	}
+}

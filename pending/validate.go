@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // ParseRequest reads a request file's bytes, refusing anything that is not
@@ -75,8 +76,10 @@ func checkRequestText(r Request) error {
 // so twice (kind and flag), names the danger first, and is moderate at least.
 func checkRequestKind(r Request) error {
 	switch {
+	case r.Kind == KindAddDirectory:
+		return checkAddDirectory(r)
 	case r.Kind != KindCommand && r.Kind != KindOutsideSandbox:
-		return fmt.Errorf("kind %q is not command or outsideSandbox", r.Kind)
+		return fmt.Errorf("kind %q is not command, outsideSandbox or addDirectory", r.Kind)
 	case r.OutsideSandbox != (r.Kind == KindOutsideSandbox):
 		return fmt.Errorf("kind %q disagrees with outsideSandbox %v", r.Kind, r.OutsideSandbox)
 	case !r.OutsideSandbox:
@@ -142,3 +145,19 @@ func isLowerHex(s string, n int) bool {
 }
 
 func contains(list []string, s string) bool { return slices.Contains(list, s) }
+
+// checkAddDirectory: a request to open a folder for writing names one
+// absolute folder, runs nothing outside the sandbox, and lasts the
+// session whatever it is answered with, so it offers once alone.
+func checkAddDirectory(r Request) error {
+	folder, ok := strings.CutPrefix(r.Command, AddDirectoryCommand)
+	switch {
+	case !ok || !filepath.IsAbs(folder):
+		return fmt.Errorf("an addDirectory request's command must be %q and an absolute folder", AddDirectoryCommand)
+	case r.OutsideSandbox:
+		return fmt.Errorf("an addDirectory request does not run outside the sandbox")
+	case len(r.Scopes) != 1 || r.Scopes[0] != ScopeOnce:
+		return fmt.Errorf("an addDirectory request offers once alone")
+	}
+	return nil
+}
