@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -16,9 +17,9 @@ const HelpText = `Type a message for the model, or one of:
                 (! !COMMAND, with a space, runs !COMMAND in the sandbox)
   /approvals    list the requests waiting for an answer, and the held approvals
   /approvals approve ID [once|session|project|always]
-  /approvals deny ID
+  /approvals deny ID   (ID: 4 or more characters of the id, or the digest)
   /help         this help
-  /quit         leave (Ctrl-D, or Ctrl-C at an empty prompt, leaves too)
+  /quit         leave (Ctrl-D, or Ctrl-C twice at an empty prompt, leaves too)
 Ctrl-C stops the model's answer or a running command. Up and down recall earlier lines.
 On a terminal, typed commands get the terminal: editors, pagers and prompts work.`
 
@@ -91,8 +92,8 @@ func (a *Approvals) list() []string {
 		if r.OutsideSandbox {
 			line = "OUTSIDE THE SANDBOX: " + line
 		}
-		out = append(out, fmt.Sprintf("  %s  %s  %s  (in %s, from %s)", render.Line(r.ID), render.Line(r.Level), line,
-			render.Line(r.Cwd), render.Line(r.Face)))
+		out = append(out, fmt.Sprintf("  %s  %s  %s  %s  (in %s, from %s)", render.Line(r.ID), pending.Digest(p.Binding),
+			render.Line(r.Level), line, render.Line(r.Cwd), render.Line(r.Face)))
 	}
 	return append(out, a.held()...)
 }
@@ -111,7 +112,11 @@ func (a *Approvals) held() []string {
 		if e.Scope == approval.Project {
 			where = e.Project
 		}
-		out = append(out, fmt.Sprintf("  %-7s %s  (%s)", e.Scope, render.Line(e.Line), render.Line(where)))
+		kind := "line"
+		if e.Prefix {
+			kind = "prefix"
+		}
+		out = append(out, fmt.Sprintf("  %-7s %-6s %s  (%s)", e.Scope, kind, render.Line(e.Line), render.Line(where)))
 	}
 	return out
 }
@@ -120,7 +125,12 @@ func (a *Approvals) answer(id, decision, scope string) string {
 	if _, err := approval.ParseScope(scope); scope != "" && err != nil {
 		return "· " + err.Error()
 	}
-	p, err := a.Channel.Get(id)
+	// By what the person sees: a unique prefix of the id, or the digest.
+	p, err := a.Channel.Find(id)
+	var amb *pending.AmbiguousError
+	if errors.As(err, &amb) {
+		return ambiguousLine(amb)
+	}
 	if err != nil {
 		return "· " + err.Error()
 	}
@@ -141,4 +151,14 @@ func (a *Approvals) answer(id, decision, scope string) string {
 		scope = pending.ScopeOnce
 	}
 	return fmt.Sprintf("· approved %s: %s", scope, command)
+}
+
+// ambiguousLine names the candidates of an ambiguous reference on one
+// line, so that none of their text can draw a line of its own.
+func ambiguousLine(amb *pending.AmbiguousError) string {
+	var ids []string
+	for _, c := range amb.Candidates {
+		ids = append(ids, c.Request.ID+" ("+render.Line(c.Request.Command)+")")
+	}
+	return "· " + amb.Error() + ": " + strings.Join(ids, ", ")
 }

@@ -27,7 +27,7 @@ func TestSlashApprovalsListsAndAnswers(t *testing.T) {
 		t.Fatalf("/approvals: quit %v ok %v", quit, ok)
 	}
 	id := filed.Request.ID
-	if got := strings.Join(said, "\n"); !strings.Contains(got, id+"  moderate  OUTSIDE THE SANDBOX: brew upgrade  (in /p, from respond)") {
+	if got := strings.Join(said, "\n"); !strings.Contains(got, id+"  "+pending.Digest(filed.Binding)+"  moderate  OUTSIDE THE SANDBOX: brew upgrade  (in /p, from respond)") {
 		t.Errorf("/approvals listed:\n%s", got)
 	}
 	said = nil
