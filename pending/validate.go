@@ -78,8 +78,10 @@ func checkRequestKind(r Request) error {
 	switch {
 	case r.Kind == KindAddDirectory:
 		return checkAddDirectory(r)
+	case r.Kind == KindNetwork:
+		return checkNetwork(r)
 	case r.Kind != KindCommand && r.Kind != KindOutsideSandbox:
-		return fmt.Errorf("kind %q is not command, outsideSandbox or addDirectory", r.Kind)
+		return fmt.Errorf("kind %q is not command, outsideSandbox, addDirectory or network", r.Kind)
 	case r.OutsideSandbox != (r.Kind == KindOutsideSandbox):
 		return fmt.Errorf("kind %q disagrees with outsideSandbox %v", r.Kind, r.OutsideSandbox)
 	case !r.OutsideSandbox:
