@@ -238,7 +238,7 @@ func (n *netFixture) decisions(t *testing.T) []map[string]any {
 // unprivileged user, whose helper takes a user namespace (or none).
 func TestNetworkByDomainUnprivileged(t *testing.T) {
 	needLinux(t)
-	testenv.NewRerun(t).Run(t, "^TestNetworkByDomain(AllowedHost|TLS|Denied|Unlisted|Direct|Environment|Git)", nil,
+	testenv.NewRerun(t).Run(t, "^TestNetworkByDomain(AllowedHost|TLS|Denied|Unlisted|AskedOutOfBand|Direct|Environment|Git)", nil,
 		"TestNetworkByDomainAllowedHostReachedWithCurl", "TestNetworkByDomainTLSThroughConnect", "TestNetworkByDomainDeniedHostRefused",
-		"TestNetworkByDomainUnlistedHostAsked", "TestNetworkByDomainDirectConnectRefused", "TestNetworkByDomainEnvironment", "TestNetworkByDomainGitOverHTTP")
+		"TestNetworkByDomainUnlistedHostAsked", "TestNetworkByDomainAskedOutOfBand", "TestNetworkByDomainDirectConnectRefused", "TestNetworkByDomainEnvironment", "TestNetworkByDomainGitOverHTTP")
 }
