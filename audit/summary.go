@@ -14,8 +14,8 @@ import (
 var summaryKeys = map[string][]string{
 	EventPolicyDecision:    {"origin", "allowed", "level", "segment", "rule", "reason", "outsideSandbox", "outsideSandboxIgnored", "sandbox"},
 	EventApprovalRequested: {"id", "level", "outsideSandbox", "faces", "reasons"},
-	EventApprovalPending:   {"id", "outsideSandbox", "expiresAt"},
-	EventApprovalDecided:   {"id", "decision", "by", "scope", "downgradedFrom", "reason", "outsideSandbox"},
+	EventApprovalPending:   {"id", "digest", "outsideSandbox", "expiresAt"},
+	EventApprovalDecided:   {"id", "decision", "by", "scope", "prefixes", "downgradedFrom", "reason", "outsideSandbox"},
 	EventAnswerRefused:     {"id", "by", "reason", "file"},
 	EventCommandTyped:      {"exitCode", "outsideSandbox", "sandboxRefusal", "sandboxPaths"},
 	EventCommandOutcome:    {"origin", "exitCode", "timedOut", "canceled", "sandbox", "outsideSandbox", "sandboxRefusal", "sandboxPaths", "unprotected"},
