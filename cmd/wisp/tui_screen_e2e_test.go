@@ -1,0 +1,166 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/wisp-sh/wisp/model/modeltest"
+)
+
+const ctrlO = "\x0f"
+
+// A model's command the default list refuses shows on its card, the
+// rule named; the model is told, and nothing ran.
+func TestTUIModelCommandRefusedAndNamed(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	srv := modeltest.NewServer(t,
+		modeltest.Turn{Text: []string{"Starting another."}, ToolCalls: []modeltest.ToolCallScript{
+			runCall("call_1", jsonArgs(map[string]any{"command": "wisp tui"}))}},
+		modeltest.Turn{Text: []string{"It was refused."}})
+	c := e.tuiWith(srv, false)
+	c.typeText("start another wisp", "› start another wisp")
+	c.send("\r")
+	c.waitFor("It was refused.")
+	screen := c.screen().Text()
+	for _, want := range []string{"● wisp tui", "· blocked by policy:", "nested-wisp"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, screen)
+		}
+	}
+	if got := toolResults(srv, 1); !strings.Contains(got, "nested-wisp") {
+		t.Errorf("the model was not told the rule:\n%s", got)
+	}
+	c.send("\x04") // Ctrl-D in the empty box leaves
+	c.exited()
+}
+
+// The model asks to run a command OUTSIDE the sandbox: the dialog says
+// so; y Enter runs it, once; the next time n denies it.
+func TestTUIOutsideRequestApprovedThenDenied(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	e.wisp("config", "set", "approval.outOfBand", "false")
+	made, denied := filepath.Join(e.outside, "made"), filepath.Join(e.outside, "denied")
+	srv := modeltest.NewServer(t,
+		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{
+			runCall("call_1", jsonArgs(map[string]any{"command": "touch " + made, "outsideSandbox": true}))}},
+		modeltest.Turn{Text: []string{"Made it."}},
+		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{
+			runCall("call_2", jsonArgs(map[string]any{"command": "touch " + denied, "outsideSandbox": true}))}},
+		modeltest.Turn{Text: []string{"Not made."}})
+	c := e.tuiWith(srv, true)
+	c.typeText("make it", "› make it")
+	c.send("\r")
+	c.waitFor("⚠ approve OUTSIDE the sandbox")
+	for _, want := range []string{"runs OUTSIDE the sandbox: it may write anywhere you can", "never remembered: this run only"} {
+		c.waitFor(want)
+	}
+	c.waitFor("[y] once, then Enter")
+	c.send("y")
+	c.waitFor("y: Enter runs it")
+	if _, err := os.Stat(made); err == nil {
+		t.Fatal("y alone ran the command outside the sandbox")
+	}
+	c.send("\r")
+	c.waitFor("Made it.")
+	if _, err := os.Stat(made); err != nil {
+		t.Fatalf("the approved run outside did not write: %v", err)
+	}
+	c.waitFor("you approved once, outside the sandbox")
+
+	c.typeText("again", "› again")
+	c.send("\r")
+	c.waitFor("[y] once, then Enter")
+	c.send("n")
+	c.waitFor("Not made.")
+	if _, err := os.Stat(denied); err == nil {
+		t.Error("the denied command ran")
+	}
+	if !strings.Contains(c.screen().Text(), "you denied: touch "+denied) {
+		t.Errorf("the denial is not on the screen:\n%s", c.screen().Text())
+	}
+}
+
+// ! runs a command in the sandbox, which refuses a write outside; !!
+// runs it outside, marked before it starts; each comes back to the
+// screen as a card under its sent line.
+func TestTUITypedCommandsInAndOutsideTheSandbox(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	target := filepath.Join(e.outside, "typed")
+	srv := modeltest.NewServer(t, modeltest.Turn{Text: []string{"Noted."}})
+	c := e.tuiWith(srv, false)
+	c.typeText("!", "\n!\n")
+	c.typeText("touch "+target, "! touch "+target)
+	c.send("\r")
+	c.waitFor("the sandbox refused writing to " + target)
+	if _, err := os.Stat(target); err == nil {
+		t.Fatal("a write outside was made after a single !")
+	}
+	c.typeText("!!", "\n!!\n")
+	c.typeText("touch "+target, "!! touch "+target)
+	c.send("\r")
+	c.waitFor("! running OUTSIDE the sandbox, as you typed it: it may write anywhere you can")
+	c.waitFor("exit 0")
+	if _, err := os.Stat(target); err != nil {
+		t.Fatalf("the write outside was not made after !!: %v", err)
+	}
+	c.typeText("what did I do?", "› what did I do?")
+	c.send("\r")
+	c.waitFor("Noted.")
+	told := lastUser(srv, 0)
+	for _, want := range []string{"themselves, in the sandbox,", "themselves, outside the sandbox,", "$ touch " + target} {
+		if !strings.Contains(told, want) {
+			t.Errorf("the model's notice lacks %q:\n%s", want, told)
+		}
+	}
+}
+
+// A request another wisp filed shows in the list with its digest, and
+// is answered there: the other process runs its command.
+func TestTUIAnswersAnotherProcessFromTheList(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	os.MkdirAll(filepath.Join(e.project, "build"), 0o755)
+	srv := modeltest.NewServer(t)
+	c := e.tuiWith(srv, false)
+	wait := e.start("run", "--ask", "--", "rm -r build && echo removed")
+	req := e.waitPending(1)[0]
+	c.waitFor("1 waiting")
+	c.send(ctrlO)
+	c.waitFor("wisp: 1 request waits for an answer")
+	c.waitFor("digest " + req.Digest)
+	c.waitFor("[y] once")
+	c.send("y")
+	c.waitFor("· approved once: rm -r build && echo removed")
+	out, code := wait()
+	if code != 0 || !strings.Contains(out, "removed") {
+		t.Fatalf("the other wisp: exit %d, output:\n%s", code, out)
+	}
+	c.waitFor("0 waiting")
+	c.send("\x1b")
+	c.waitGone("wisp: 1 request waits")
+}
+
+// The screen follows a resize: laid out again at the new size.
+func TestTUIResize(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	srv := modeltest.NewServer(t, modeltest.Turn{Text: []string{strings.Repeat("wrapped words ", 30)}})
+	c := e.tuiWith(srv, false)
+	c.typeText("talk", "› talk")
+	c.send("\r")
+	c.waitFor("wrapped words")
+	c.resize(120, 40)
+	c.waitFor("sandbox: Landlock ABI")
+	lines := c.screen().Lines()
+	if len(lines) < 30 {
+		t.Errorf("after the resize to 120x40 the screen has %d lines:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	if !strings.Contains(lines[len(lines)-1], "network on") {
+		t.Errorf("the status line is not the last of the 40:\n%s", strings.Join(lines, "\n"))
+	}
+}
