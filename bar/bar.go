@@ -82,6 +82,8 @@ type Bar struct {
 	status  chan struct{} // a new status is in latestStatus
 	refresh chan struct{}
 	lists   chan struct{} // a new list is in latest
+	ended   chan struct{} // a requester ended
+	exits   *exitWatch    // nil where the system cannot tell
 	mu      sync.Mutex
 	latest  []pending.Pending
 	// latestStatus is the newest banner status reported.
@@ -122,6 +124,7 @@ func New(cfg Config) *Bar {
 		status:    make(chan struct{}, 1),
 		refresh:   make(chan struct{}, 1),
 		lists:     make(chan struct{}, 1),
+		ended:     make(chan struct{}, 1),
 		shown:     map[string]shownBanner{},
 		posted:    map[uint64]posted{},
 		dismissed: map[string]string{},
@@ -175,6 +178,10 @@ func (b *Bar) Run(ctx context.Context) error {
 	ticker := time.NewTicker(ageRefresh)
 	defer ticker.Stop()
 	defer b.withdrawAll() // nobody can answer this Bar's banners once it is gone
+	b.exits = newExitWatch(b.requesterEnded)
+	if b.exits != nil {
+		defer b.exits.stopAll()
+	}
 	b.render()
 	return b.loop(ctx, watchCtx, w, ticker.C)
 }
@@ -249,7 +256,12 @@ func (b *Bar) loop(ctx, watchCtx context.Context, w *watching, tick <-chan time.
 			b.setStatus(s)
 		case <-b.refresh:
 			b.render()
+		case <-b.ended:
+			b.relist()
 		case <-tick:
+			if b.exits == nil && len(b.list) > 0 {
+				b.relist() // no word of a requester's death here but a listing
+			}
 			b.render()
 		}
 	}
@@ -282,6 +294,7 @@ func (b *Bar) update() {
 	b.forgetGone(b.answered)
 	b.forgetPosted()
 	b.readAnswers()
+	b.watchRequesters()
 	b.syncBanners()
 	b.render()
 }

@@ -50,6 +50,12 @@ func openPlatform(home config.Home, logger *log.Logger) (platform, error) {
 		return platform{}, fmt.Errorf("%w: the bus at %s does not answer: %v", errNoSessionBus, address, err)
 	}
 	os.Setenv("DBUS_SESSION_BUS_ADDRESS", address)
+	// systray's connection, made here so that it exists before the tray
+	// starts: fyne.io/systray v1.12.2 crashes at exit without one.
+	if _, err := dbus.SessionBus(); err != nil {
+		conn.Close()
+		return platform{}, fmt.Errorf("%w: the bus at %s does not answer: %v", errNoSessionBus, address, err)
+	}
 	statuses := &statusBox{changed: make(chan struct{}, 1)}
 	n, err := freedesktop.Attach(conn, freedesktop.Options{Status: statuses.put, Record: recordFile(home)})
 	if err != nil {

@@ -131,7 +131,11 @@ func runRequester() int {
 	out := json.NewEncoder(os.Stdout)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	c := pending.New(os.Getenv("PENDING_DIR"))
+	var opts []pending.Option
+	if d, err := time.ParseDuration(os.Getenv("PENDING_TIMEOUT")); err == nil {
+		opts = append(opts, pending.WithTimeout(d))
+	}
+	c := pending.New(os.Getenv("PENDING_DIR"), opts...)
 	f, err := c.File(ctx, pending.Request{
 		Command: os.Getenv("PENDING_COMMAND"), Cwd: "/srv/project", Level: pending.LevelModerate,
 		OutsideSandbox: os.Getenv("PENDING_OUTSIDE") == "1", Reasons: []string{"the sandbox refused it"}, Face: pending.FaceChat,
@@ -153,14 +157,16 @@ func runRequester() int {
 type requester struct {
 	events chan requesterEvent
 	id     string
+	cmd    *exec.Cmd
 }
 
 // fileRequest starts a requester filing command in home's pending folder
 // and returns once it is filed.
-func fileRequest(t *testing.T, home, command string, outside bool) *requester {
+func fileRequest(t *testing.T, home, command string, outside bool, env ...string) *requester {
 	t.Helper()
 	cmd := exec.Command(os.Args[0])
 	cmd.Env = append(os.Environ(), roleEnv+"=requester", "PENDING_DIR="+filepath.Join(home, "pending"), "PENDING_COMMAND="+command)
+	cmd.Env = append(cmd.Env, env...)
 	if outside {
 		cmd.Env = append(cmd.Env, "PENDING_OUTSIDE=1")
 	}
@@ -172,7 +178,7 @@ func fileRequest(t *testing.T, home, command string, outside bool) *requester {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	r := &requester{events: make(chan requesterEvent, 8)}
+	r := &requester{events: make(chan requesterEvent, 8), cmd: cmd}
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {

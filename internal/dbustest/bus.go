@@ -52,6 +52,24 @@ const busConfig = `<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Con
 // fails under WISP_REQUIRE_KERNEL=1, as CI installs the dbus package).
 func StartSessionBus(t testing.TB) (address string) {
 	t.Helper()
+	return StartBus(t).Address
+}
+
+// Bus is a private session bus that a test can also end, as a session that
+// ends under the programs on it.
+type Bus struct {
+	Address string
+	cmd     *exec.Cmd
+}
+
+// Kill ends the bus daemon at once; every connection to it ends.
+func (b *Bus) Kill() {
+	b.cmd.Process.Kill()
+}
+
+// StartBus is StartSessionBus, returning the Bus so that the test can end it.
+func StartBus(t testing.TB) *Bus {
+	t.Helper()
 	daemon, err := exec.LookPath("dbus-daemon")
 	testenv.NeedKernel(t, err == nil, "dbus-daemon is not installed (install the dbus package)")
 	dir := shortTempDir(t)
@@ -59,9 +77,10 @@ func StartSessionBus(t testing.TB) (address string) {
 	if err := os.WriteFile(config, fmt.Appendf(nil, busConfig, filepath.Join(dir, "bus")), 0o600); err != nil {
 		t.Fatalf("write the bus configuration: %v", err)
 	}
-	address = runDaemon(t, daemon, config)
-	waitAnswers(t, address)
-	return address
+	b := &Bus{}
+	b.Address, b.cmd = runDaemon(t, daemon, config)
+	waitAnswers(t, b.Address)
+	return b
 }
 
 // shortTempDir makes a directory for the bus socket. t.TempDir is not used
@@ -79,7 +98,7 @@ func shortTempDir(t testing.TB) string {
 
 // runDaemon starts dbus-daemon in the foreground and reads the address it
 // prints once it listens.
-func runDaemon(t testing.TB, daemon, config string) string {
+func runDaemon(t testing.TB, daemon, config string) (string, *exec.Cmd) {
 	t.Helper()
 	cmd := exec.Command(daemon, "--config-file="+config, "--nofork", "--print-address=1")
 	var stderr lockedBuffer
@@ -97,7 +116,7 @@ func runDaemon(t testing.TB, daemon, config string) string {
 	if err != nil {
 		t.Fatalf("dbus-daemon did not print its address: %v; its stderr: %s", err, stderr.String())
 	}
-	return address
+	return address, cmd
 }
 
 func readAddress(stdout io.Reader) (string, error) {
