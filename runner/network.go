@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/wisp-sh/wisp/audit"
+	"github.com/wisp-sh/wisp/config"
 	"github.com/wisp-sh/wisp/netproxy"
 	"github.com/wisp-sh/wisp/sandbox"
 )
@@ -17,6 +18,7 @@ import (
 // a host in neither list.
 type network struct {
 	proxy *netproxy.Proxy
+	spec  sandbox.NetworkProxy
 }
 
 // ProxyWanted says whether the configuration asks for the network through
@@ -56,9 +58,29 @@ func (r *Runner) startNetwork(edit func(*netproxy.Options)) error {
 		return fmt.Errorf("start wisp's network proxy for commandPolicy.sandbox.allowedDomains: %w", err)
 	}
 	r.net.proxy = p
-	r.Spec = r.Spec.ThroughProxy(sandbox.NetworkProxy{
-		Port: p.Port(), Allowed: sb.AllowedDomains, Denied: sb.DeniedDomains, Ask: r.Config.Approval.AskForHosts})
+	r.net.spec = sandbox.NetworkProxy{Port: p.Port(), Allowed: sb.AllowedDomains, Denied: sb.DeniedDomains, Ask: r.Config.Approval.AskForHosts}
+	r.Spec = r.networkSpec(r.Spec)
 	return nil
+}
+
+// PlannedNetwork is spec as StartNetwork would confine it, for `wisp
+// doctor` and `wisp sandbox report`, which start no proxy: its port is
+// left 0, chosen when a wisp process starts one.
+func PlannedNetwork(cfg config.Config, spec sandbox.Spec) sandbox.Spec {
+	sb := cfg.CommandPolicy.Sandbox
+	if sb.AllowNetwork || len(sb.AllowedDomains) == 0 {
+		return spec
+	}
+	return spec.ThroughProxy(sandbox.NetworkProxy{Allowed: sb.AllowedDomains, Denied: sb.DeniedDomains, Ask: cfg.Approval.AskForHosts})
+}
+
+// networkSpec is spec confined to the proxy, when there is one: a spec
+// built afresh since (a folder granted with add_directory) keeps to it.
+func (r *Runner) networkSpec(spec sandbox.Spec) sandbox.Spec {
+	if r.net.proxy == nil {
+		return spec
+	}
+	return spec.ThroughProxy(r.net.spec)
 }
 
 // ProxyAddr is the proxy's address (127.0.0.1:PORT), or "" when there is

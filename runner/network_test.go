@@ -20,6 +20,7 @@ import (
 	"github.com/wisp-sh/wisp/internal/testenv"
 	"github.com/wisp-sh/wisp/netproxy"
 	"github.com/wisp-sh/wisp/runner"
+	"github.com/wisp-sh/wisp/sandbox"
 )
 
 // testNames resolves the test's names to 127.0.0.1 and no other name at
@@ -241,4 +242,21 @@ func TestNetworkByDomainUnprivileged(t *testing.T) {
 	testenv.NewRerun(t).Run(t, "^TestNetworkByDomain(AllowedHost|TLS|Denied|Unlisted|AskedOutOfBand|Direct|Environment|Git)", nil,
 		"TestNetworkByDomainAllowedHostReachedWithCurl", "TestNetworkByDomainTLSThroughConnect", "TestNetworkByDomainDeniedHostRefused",
 		"TestNetworkByDomainUnlistedHostAsked", "TestNetworkByDomainAskedOutOfBand", "TestNetworkByDomainDirectConnectRefused", "TestNetworkByDomainEnvironment", "TestNetworkByDomainGitOverHTTP")
+}
+
+// TestNetworkByDomainKeptAcrossANewSpec: a spec built afresh (a folder
+// granted with add_directory replaces it with the network on, as the
+// configuration's keys say) still confines commands to the proxy.
+func TestNetworkByDomainKeptAcrossANewSpec(t *testing.T) {
+	n := newNetFixture(t)
+	fresh := n.r.Spec
+	fresh.Network, fresh.Proxy = true, sandbox.NetworkProxy{}
+	n.r.Spec = fresh
+	res := n.model(t, fmt.Sprintf("curl -sS --fail --noproxy '*' http://127.0.0.1:%d/direct", n.port))
+	if res.ExitCode == 0 {
+		t.Fatalf("after the spec was replaced, a direct connect reached the server:\n%s", res.Output)
+	}
+	if res := n.model(t, fmt.Sprintf("curl -sS --fail http://registry.test:%d/", n.port)); res.ExitCode != 0 {
+		t.Fatalf("after the spec was replaced, the proxy is out of reach: exit %d\n%s", res.ExitCode, res.Output)
+	}
 }

@@ -15,7 +15,7 @@ import (
 
 // execute wraps, runs and checks one cleared line.
 func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result) (Result, error) {
-	confinement := r.Spec
+	confinement := r.networkSpec(r.Spec)
 	if mode == ModeConfined {
 		confinement = confinement.Refresh() // a repository made since the last command is protected from this one on
 	}

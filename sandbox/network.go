@@ -30,7 +30,7 @@ func (s Spec) NetworkMode() string {
 	switch {
 	case s.Network:
 		return "on"
-	case s.Proxy.Port != 0:
+	case s.Proxy.Port != 0 || len(s.Proxy.Allowed) > 0:
 		return "proxy"
 	}
 	return "off"
@@ -51,9 +51,18 @@ func (s Status) networkSummary() string {
 	case "off":
 		return "network off"
 	case "proxy":
-		return fmt.Sprintf("network only through wisp's proxy on 127.0.0.1:%d (%s)", s.Spec.Proxy.Port, s.Spec.Proxy.lists())
+		return fmt.Sprintf("network only through wisp's proxy on %s (%s)", s.Spec.Proxy.where(), s.Spec.Proxy.lists())
 	}
 	return ""
+}
+
+// where is the proxy's address, or, before wisp starts one (doctor, the
+// report), where it will be.
+func (p NetworkProxy) where() string {
+	if p.Port == 0 {
+		return "127.0.0.1, at a port each wisp process chooses"
+	}
+	return fmt.Sprintf("127.0.0.1:%d", p.Port)
 }
 
 func (p NetworkProxy) lists() string {
@@ -97,6 +106,8 @@ func (s Status) proxyGap() string {
 	switch {
 	case s.Landlock != nil && !s.Landlock.TCP:
 		return "network through the proxy is not enforced: Landlock ABI < 4 has no TCP rules, so a command can connect anywhere"
+	case s.Landlock != nil && s.Spec.Proxy.Port == 0:
+		return "a host elsewhere listening on the proxy's port number is reachable directly, past the proxy (Landlock's TCP rule names a port, not an address)"
 	case s.Landlock != nil:
 		return fmt.Sprintf("a host elsewhere listening on port %d, the proxy's port number, is reachable directly, past the proxy (Landlock's TCP rule names a port, not an address)", s.Spec.Proxy.Port)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/runner"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 
@@ -113,6 +114,7 @@ func sandboxSpec(app *App) (sandbox.Spec, config.Config, error) {
 		return sandbox.Spec{}, cfg, fmt.Errorf("find your home directory: %w", err)
 	}
 	spec, err := sandbox.NewSpec(specOptions(app, cfg, home, launch, userHome))
+	spec = runner.PlannedNetwork(cfg, spec) // allowedDomains: the proxy's mode and lists
 	return spec, cfg, sandboxHint(err)
 }
 

@@ -105,7 +105,7 @@ func wireSandbox(app *App, r *runner.Runner, home config.Home, cfg config.Config
 			r.Spec = checked
 		}
 	}
-	return nil
+	return r.StartNetwork() // allowedDomains: wisp's proxy, the one place commands connect to
 }
 
 // Close ends the session's served sandbox helper and closes the audit log.
@@ -142,6 +142,7 @@ func (s *session) wireGate(opts gateOptions) {
 	}
 	g.Approvers = append(g.Approvers, opts.extra...)
 	s.runner.Gate = g
+	s.runner.Hosts = approval.NewHosts(g) // a host in neither domain list is asked by the faces that ask a person
 }
 
 // threshold is the approval.threshold that applies to this session's
