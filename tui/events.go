@@ -21,17 +21,20 @@ func (m *Model) event(ev chat.Event) {
 	case chat.EventMessage:
 		m.tr.message(ev.Text)
 	case chat.EventToolCall:
+		m.state.turnEnded() // the model has answered; its tools run
 		m.tr.add(&entry{kind: entryCard, card: &card{id: ev.ID, name: ev.Name, command: ev.Command, args: ev.Arguments,
 			asksOutside: ev.OutsideSandbox, started: now, running: true}})
 	case chat.EventToolResult:
 		m.toolResult(ev)
 	case chat.EventCommandStart:
-		m.tr.add(&entry{kind: entryCard, card: &card{command: ev.Command, person: true, outside: ev.OutsideSandbox,
-			started: now, running: true}})
+		m.commandStart(ev, now)
 	case chat.EventOutput:
-		if e := m.tr.runningCard(""); e != nil && e.card.person {
+		// A typed command's output has no origin; a model's says model.
+		if e := m.tr.runningCard(""); e != nil && e.card.person == (ev.Origin != "model") {
 			e.card.live = appendTail(e.card.live, ev.Text)
 		}
+	case eventWaiting:
+		m.state.waiting(now)
 	case chat.EventCommandOutcome:
 		m.outcome(ev, now)
 	case chat.EventNote:
@@ -43,6 +46,26 @@ func (m *Model) event(ev chat.Event) {
 		m.state.failed(ev.Text)
 		m.tr.add(&entry{kind: entryNote, level: chat.LevelWarning, text: "wisp: error: " + ev.Text})
 	}
+}
+
+// eventWaiting is chat's "waiting": a request went to the model and no
+// word has come yet.
+const eventWaiting = "waiting"
+
+// commandStart opens the card of a command the person typed, or starts
+// the clock of the model's command the gate has just cleared (its card
+// opened with the tool call).
+func (m *Model) commandStart(ev chat.Event, now time.Time) {
+	if ev.Origin == "person" || ev.Origin == "" {
+		m.tr.add(&entry{kind: entryCard, card: &card{command: ev.Command, person: true, outside: ev.OutsideSandbox,
+			started: now, running: true}})
+		return
+	}
+	if e := m.tr.runningCard(ev.Command); e != nil && !e.card.person {
+		e.card.started = now
+		return
+	}
+	m.tr.add(&entry{kind: entryCard, card: &card{command: ev.Command, started: now, running: true}})
 }
 
 func (m *Model) ready(ev chat.Event) {

@@ -15,7 +15,7 @@ import (
 func markdown(text string, width int, st styles) []string {
 	var out []string
 	code := false
-	for _, line := range strings.Split(render.Text(text), "\n") {
+	for _, line := range strings.Split(strings.TrimRight(render.Text(text), "\n"), "\n") {
 		trimmed := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(trimmed, "```"):

@@ -326,3 +326,53 @@ func TestResize(t *testing.T) {
 		}
 	}
 }
+
+// A model's command is one card from its call to its end: the gate's
+// start, its live output, its exit and its sandbox: line; another tool's
+// card ends with its result's first line.
+func TestModelCommandCard(t *testing.T) {
+	m, _, c := newTestModel(false)
+	zero := 0
+	feed(m,
+		evMsg{chat.Event{Type: chat.EventToolCall, ID: "c1", Name: "run_command", Command: "go test ./..."}},
+		evMsg{chat.Event{Type: chat.EventCommandStart, Command: "go test ./...", Origin: "model"}},
+		evMsg{chat.Event{Type: chat.EventOutput, Origin: "model", Text: "ok  \tshop\t0.1s\n"}},
+	)
+	c.add(1500 * time.Millisecond)
+	screen := screenOf(m)
+	for _, want := range []string{"● go test ./...", "running 1.5s", "│ ok      shop"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the running card lacks %q:\n%s", want, screen)
+		}
+	}
+	feed(m,
+		evMsg{chat.Event{Type: chat.EventCommandOutcome, Command: "go test ./...", Origin: "model", Ran: true, ExitCode: &zero,
+			Output: "ok  \tshop\t0.1s\n", SandboxLine: "sandbox: refused writing to /etc/x", Notes: []string{"· refused writing to /etc/x"}}},
+		evMsg{chat.Event{Type: chat.EventToolResult, ID: "c1", Name: "run_command", Text: "ok"}},
+		evMsg{chat.Event{Type: chat.EventToolCall, ID: "c2", Name: "read_file", Arguments: `{"path":"go.mod"}`}},
+		evMsg{chat.Event{Type: chat.EventToolResult, ID: "c2", Name: "read_file", Text: "module shop\n\ngo 1.26"}},
+	)
+	screen = screenOf(m)
+	for _, want := range []string{"exit 0 · 1.5s", "sandbox: refused writing to /etc/x", `● read_file {"path":"go.mod"}`, "⎿ module shop …"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the ended cards lack %q:\n%s", want, screen)
+		}
+	}
+	if strings.Count(screen, "● go test") != 1 || strings.Contains(screen, "running") {
+		t.Errorf("the command is not one ended card:\n%s", screen)
+	}
+}
+
+// A command the lists refuse ends its card with the refusal, the rule
+// named.
+func TestRefusedCommandCard(t *testing.T) {
+	m, _, _ := newTestModel(false)
+	feed(m,
+		evMsg{chat.Event{Type: chat.EventToolCall, ID: "c1", Name: "run_command", Command: "wisp tui"}},
+		evMsg{chat.Event{Type: chat.EventCommandOutcome, Command: "wisp tui", Origin: "model",
+			Notes: []string{"· blocked by policy: nested-wisp: starts another wisp agent inside this one"}}},
+	)
+	if s := screenOf(m); !strings.Contains(s, "· blocked by policy: nested-wisp") || strings.Count(s, "blocked by policy") != 1 {
+		t.Errorf("the refused card:\n%s", s)
+	}
+}

@@ -30,6 +30,13 @@ func (s *modelState) turnStarted(now time.Time) {
 	s.waitingSince, s.streaming = now, false
 }
 
+// waiting is a new request to the model within the turn.
+func (s *modelState) waiting(now time.Time) {
+	if s.waitingSince.IsZero() {
+		s.waitingSince, s.streaming = now, false
+	}
+}
+
 func (s *modelState) text() {
 	s.waitingSince, s.streaming, s.down = time.Time{}, true, ""
 }
@@ -56,7 +63,7 @@ func (s modelState) say(now time.Time, busy bool) string {
 	case s.down != "":
 		return "cannot be reached: " + s.down + "; check model.baseURL (wisp doctor); ! and !! still run"
 	case busy:
-		return "running your command"
+		return "running a command"
 	}
 	return "ready"
 }
@@ -74,13 +81,23 @@ func (m *Model) statusLine() string {
 	}
 	waiting := fmt.Sprintf("%d waiting", m.waiting)
 	parts := []string{
-		render.Line(m.o.Status.Model) + ": " + render.Line(m.state.say(m.o.Now(), m.busy)),
+		render.Line(m.o.Status.Model) + ": " + render.Line(m.stateWords()),
 		"sandbox: " + render.Line(sandbox), network, waiting,
 		render.Line(shortFolder(m.o.Status.Dir, m.o.Home)), // last: the first a narrow screen cuts
 	}
 	line := " " + strings.Join(parts, " · ")
 	line = ansi.Truncate(line, m.width, "…")
 	return m.st.status.Render(line + strings.Repeat(" ", max(0, m.width-ansi.StringWidth(line))))
+}
+
+func (m *Model) stateWords() string {
+	switch {
+	case len(m.dialogs) > 0:
+		return "waiting for your answer"
+	case m.list != nil && m.busy:
+		return "working; the list is open"
+	}
+	return m.state.say(m.o.Now(), m.busy)
 }
 
 // shortFolder shows dir with the home as ~.
