@@ -156,3 +156,26 @@ func (r *Runner) proxyEnv(env []string) []string {
 	}
 	return out
 }
+
+// NetworkLimits is the limits text's line for the network: off, or only
+// through wisp's proxy to the listed hosts, and what becomes of others.
+// With the network on it says nothing.
+func (r *Runner) NetworkLimits() string {
+	spec := r.networkSpec(r.Spec)
+	switch spec.NetworkMode() {
+	case "off":
+		return "The network is off for commands.\n"
+	case "proxy":
+		p := spec.Proxy
+		text := "Commands reach the network only through wisp's proxy (HTTP_PROXY, HTTPS_PROXY and ALL_PROXY are set for them), to these hosts: " +
+			strings.Join(p.Allowed, ", ")
+		if len(p.Denied) > 0 {
+			text += "; never to " + strings.Join(p.Denied, ", ")
+		}
+		if p.Ask {
+			return text + ". Another host is asked of the person while the connection waits; a refusal reads `wisp: network to HOST refused: …`: do not retry it.\n"
+		}
+		return text + ". Every other host is refused (`wisp: network to HOST refused: …`): do not retry it.\n"
+	}
+	return ""
+}

@@ -260,3 +260,13 @@ func TestNetworkByDomainKeptAcrossANewSpec(t *testing.T) {
 		t.Fatalf("after the spec was replaced, the proxy is out of reach: exit %d\n%s", res.ExitCode, res.Output)
 	}
 }
+
+func TestNetworkByDomainLimitsText(t *testing.T) {
+	n := newNetFixture(t)
+	got := n.r.NetworkLimits()
+	for _, want := range []string{"only through wisp's proxy", "registry.test, example.com, git.test", "never to evil.test", "asked of the person"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("limits text %q lacks %q", got, want)
+		}
+	}
+}

@@ -55,9 +55,7 @@ func (tb *Toolbox) Limits() string {
 	var b strings.Builder
 	if r.Config.CommandPolicy.Sandbox.Enabled && !r.Unsafe {
 		fmt.Fprintf(&b, "Commands run in a sandbox and may write only under: %s.\n", strings.Join(r.Spec.Roots, ", "))
-		if !r.Spec.Network {
-			b.WriteString("The network is off for commands.\n")
-		}
+		b.WriteString(r.NetworkLimits())
 		b.WriteString(secretsLimits(r))
 	} else {
 		b.WriteString("The sandbox is off here: commands run unconfined.\n")
