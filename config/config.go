@@ -15,6 +15,7 @@ type Config struct {
 	Approval      Approval      `json:"approval"`
 	Limits        Limits        `json:"limits"`
 	Model         Model         `json:"model"`
+	UI            UI            `json:"ui"`
 }
 
 // CommandPolicy is the operator's lists and the sandbox's settings.
@@ -88,6 +89,15 @@ type Model struct {
 	BaseURL   string `json:"baseURL"`
 	APIKeyEnv string `json:"apiKeyEnv"`
 }
+
+// UI is how the full-screen face (wisp tui) looks.
+type UI struct {
+	// Theme is dark or light; unset, the terminal's background decides.
+	Theme string `json:"theme"`
+}
+
+// Themes lists ui.theme's values.
+var Themes = []string{"dark", "light"}
 
 // Thresholds lists approval.threshold's values, lowest first.
 var Thresholds = []string{"low", "moderate", "high", "never"}

@@ -109,6 +109,7 @@ func TestSetRefusals(t *testing.T) {
 		{"commandPolicy.deny", "x", "key cannot be set"},
 		{"approval.threshold", "sometimes", `takes one of low, moderate, high, never, not "sometimes"`},
 		{"approval.outOfBand", "yes", `takes true or false, not "yes"`},
+		{"ui.theme", "blue", `takes one of dark, light, not "blue"`},
 	}
 	for _, tt := range tests {
 		err := Set(h, tt.key, tt.value)

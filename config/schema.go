@@ -69,6 +69,9 @@ var schema = &field{kind: kindObject, fields: map[string]*field{
 		"baseURL":   {kind: kindString},
 		"apiKeyEnv": {kind: kindString},
 	}},
+	"ui": {kind: kindObject, fields: map[string]*field{
+		"theme": {kind: kindEnum, values: Themes},
+	}},
 }}
 
 // validate walks tree against the schema and returns every problem, each

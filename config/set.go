@@ -26,6 +26,7 @@ var SettableKeys = []string{
 	"approval.outOfBand",
 	"model.name",
 	"model.baseURL",
+	"ui.theme",
 }
 
 // ErrKeyNotSettable is wrapped by Set for a key outside SettableKeys.

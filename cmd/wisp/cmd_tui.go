@@ -84,7 +84,7 @@ func runTUI(ctx context.Context, app *App, opts chatOptions) error {
 		Loop: conv.agent, Face: face, History: hist, Channel: s.channel(),
 		Status:  tui.Status{Network: networkOn(s)},
 		Sandbox: func() string { return sandboxLabel(app, s, home) },
-		Colour:  chat.ColourWanted(app.Getenv, true), Home: home,
+		Theme:   s.cfg.UI.Theme, Colour: chat.ColourWanted(app.Getenv, true), Home: home,
 	}})
 }
 
