@@ -2,7 +2,8 @@
 
 GO         ?= go
 VERSION    ?= $(shell git describe --always --dirty 2>/dev/null || echo 0.1.0-dev)
-LDFLAGS    := -X main.version=$(VERSION)
+# Both stamps: wisp's own, and the one wisp-sandbox must match (sandbox.BuildVersion).
+LDFLAGS    := -X main.version=$(VERSION) -X github.com/wisp-sh/wisp/sandbox.BuildVersion=$(VERSION)
 PREFIX     ?= /usr/local
 BINDIR     := $(DESTDIR)$(PREFIX)/bin
 # The tests' time limit per package, and extra flags (-race, -run, -v, -exec ...).
@@ -15,7 +16,8 @@ HOST_GOOS  := $(shell $(GO) env GOOS)
 # wisp-bar needs cgo only on macOS (notifications); elsewhere it is pure Go.
 BAR_CGO    := $(if $(filter darwin,$(HOST_GOOS)),1,0)
 HAVE_BAR   := $(wildcard cmd/wisp-bar/*.go)
-BINARIES   := bin/wisp $(if $(HAVE_BAR),bin/wisp-bar)
+# wisp-sandbox is the Landlock helper, Linux only; wisp finds it beside itself.
+BINARIES   := bin/wisp $(if $(filter linux,$(HOST_GOOS)),bin/wisp-sandbox) $(if $(HAVE_BAR),bin/wisp-bar)
 
 .PHONY: all build install test test-race check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
 
@@ -26,6 +28,9 @@ build: $(BINARIES)
 # wisp is static: Landlock's all-threads calls need no cgo, and neither does anything else.
 bin/wisp:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp
+
+bin/wisp-sandbox:
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp-sandbox
 
 bin/wisp-bar:
 	CGO_ENABLED=$(BAR_CGO) $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp-bar

@@ -14,6 +14,21 @@ import (
 // confine one command on Linux: `wisp __sandbox-exec [flags] -- ARGV`.
 const HelperCommand = "__sandbox-exec"
 
+// HelperExecutable is the sandbox helper's own executable, installed beside
+// wisp (cmd/wisp-sandbox). It is wisp's helper and nothing else: it links
+// the standard library, go-landlock and x/sys only, so it starts in about
+// the time of a Go program that does nothing, where wisp itself, run again
+// as the helper, first runs the initialisers of everything it links (the
+// model client, the MCP SDK). Where it is absent, wisp runs itself as the
+// helper, as before: the same flags, the same confinement.
+const HelperExecutable = "wisp-sandbox"
+
+// BuildVersion is the version wisp and wisp-sandbox are stamped with (the
+// Makefile sets it with -X, as it sets wisp's own). wisp tells a helper of
+// its own executable (--version) which version it expects, and the helper
+// confines nothing for another: the two speak one set of flags.
+var BuildVersion = "0.1.0-dev"
+
 // HelperFailedStatus is the helper's exit status when it cannot confine the
 // command (as env and timeout use 125 for their own failures).
 const HelperFailedStatus = 125
@@ -89,6 +104,9 @@ const (
 // helperArgs are the helper's flags, explicit so that nothing travels in
 // the environment, which passes to the command untouched.
 type helperArgs struct {
+	// version (--version) is the BuildVersion wisp expects of a helper
+	// that is not wisp itself; "" for wisp run as its own helper.
+	version   string
 	roots     []string
 	protect   []string
 	noNetwork bool
@@ -123,6 +141,9 @@ type helperArgs struct {
 
 func (h helperArgs) encode() []string {
 	args := []string{HelperCommand}
+	if h.version != "" {
+		args = append(args, "--version", h.version)
+	}
 	for _, r := range h.roots {
 		args = append(args, "--root", r)
 	}
@@ -156,7 +177,7 @@ func (h helperArgs) encode() []string {
 }
 
 var errHelperUsage = errors.New("usage: wisp " + HelperCommand +
-	" [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--read-view DIGEST] [--no-network] [--proxy-port PORT] [--unix-sockets] [--ns mount|user|none] [--serve] [--background] [--report] -- /ABSOLUTE/PROGRAM [ARGS]")
+	" [--version V] [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--read-view DIGEST] [--no-network] [--proxy-port PORT] [--unix-sockets] [--ns mount|user|none] [--serve] [--background] [--report] -- /ABSOLUTE/PROGRAM [ARGS]")
 
 // parseHelperArgs reads the helper's flags (the words after HelperCommand).
 func parseHelperArgs(args []string) (helperArgs, error) {
@@ -178,7 +199,7 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 			h.background = true
 		case ReportFlag:
 			h.report = true
-		case "--root", "--protect", "--ns", "--deny-read", "--allow-read", "--read-view", "--proxy-port":
+		case "--root", "--protect", "--ns", "--deny-read", "--allow-read", "--read-view", "--proxy-port", "--version":
 			if i+1 >= len(args) {
 				return h, fmt.Errorf("%s needs a value; %w", flag, errHelperUsage)
 			}
@@ -205,12 +226,17 @@ func (h *helperArgs) set(flag, value string) {
 		h.allowRead = append(h.allowRead, value)
 	case "--read-view":
 		h.readView = value
+	case "--version":
+		h.version = value
 	case "--proxy-port":
 		h.proxyPort = parseProxyPort(value)
 	}
 }
 
 func (h helperArgs) validate() error {
+	if h.version != "" && h.version != BuildVersion {
+		return fmt.Errorf("this sandbox helper is version %s and wisp is %s: install both from one build (make install)", BuildVersion, h.version)
+	}
 	switch h.ns {
 	case NamespaceAuto, NamespaceMount, NamespaceUser, NamespaceNone, namespaceEntered, namespaceUnshared:
 	default:

@@ -14,10 +14,11 @@ import (
 	"time"
 )
 
-// Landlock confines commands on Linux through the helper: wisp's own
-// executable run as `__sandbox-exec`.
+// Landlock confines commands on Linux through the helper, run as
+// `__sandbox-exec`: wisp-sandbox beside wisp's executable, or wisp's own.
 type Landlock struct {
 	exe      string // the real path of wisp's executable
+	helper   string // the helper's real path: wisp-sandbox beside exe, or exe
 	features LandlockFeatures
 
 	nsOnce     sync.Once
@@ -41,7 +42,11 @@ func NewLandlock(exe string, ns Namespace) (*Landlock, error) {
 	if err != nil || !filepath.IsAbs(exe) {
 		return nil, &UnavailableError{Why: fmt.Sprintf("cannot find wisp's executable %q to run as the sandbox helper", exe), Err: err}
 	}
-	l := &Landlock{exe: real, features: features, ns: ns}
+	helper, err := helperBeside(real)
+	if err != nil {
+		return nil, err
+	}
+	l := &Landlock{exe: real, helper: helper, features: features, ns: ns}
 	if ns == NamespaceNone {
 		l.nsWhyNo = "the backend was told to use none"
 	}
@@ -66,8 +71,9 @@ func (l *Landlock) Name() string { return "landlock" }
 // Features says what Landlock enforces on this kernel.
 func (l *Landlock) Features() LandlockFeatures { return l.features }
 
-// Executable is the helper's executable, as the argv names it.
-func (l *Landlock) Executable() string { return l.exe }
+// Executable is the helper's executable, as the argv names it:
+// wisp-sandbox beside wisp, or wisp itself.
+func (l *Landlock) Executable() string { return l.helper }
 
 // Namespace says which mount namespace the helper will use, probing once
 // when it was asked to find out, and if none, why.
@@ -85,12 +91,12 @@ func (l *Landlock) Namespace() (Namespace, string) {
 func (l *Landlock) probe() (Namespace, string) {
 	fingerprint, err := "", error(nil)
 	if l.probeCache != "" {
-		fingerprint, err = probeFingerprint(l.exe)
+		fingerprint, err = probeFingerprint(l.helper)
 		if ns, why, ok := cachedProbe(l.probeCache, fingerprint); err == nil && ok {
 			return ns, why
 		}
 	}
-	ns, why, definite := probeHelper(l.exe)
+	ns, why, definite := probeHelper(l.helper)
 	if l.probeCache != "" && err == nil && definite {
 		rememberProbe(l.probeCache, fingerprint, ns, why)
 	}
@@ -143,17 +149,16 @@ type protectedPath struct {
 }
 
 // protectedInRoots lists the protected paths that lie inside a root, and
-// the helper's executable when it does: a command that could replace it
-// would run unconfined as the next command's helper.
+// wisp's and the helper's executables when they do (executables).
 func (l *Landlock) protectedInRoots(spec Spec) []protectedPath {
 	var out []protectedPath
-	for _, p := range append(append([]string{}, spec.Protected...), l.exe) {
+	for _, p := range append(append([]string{}, spec.Protected...), l.executables()...) {
 		if outermostRoot(p, spec.Roots) == "" {
 			continue
 		}
 		what := ""
 		switch {
-		case p == l.exe:
+		case p == l.exe || p == l.helper:
 			what = whatExecutable
 		case p == spec.Home || realpathMissingOK(p) == spec.Home:
 			what = whatHome
@@ -161,6 +166,16 @@ func (l *Landlock) protectedInRoots(spec Spec) []protectedPath {
 		out = append(out, protectedPath{path: p, what: what})
 	}
 	return out
+}
+
+// executables are wisp's and its helper's: a command that could replace
+// either would run unconfined, as the person's next wisp or as the next
+// command's helper.
+func (l *Landlock) executables() []string {
+	if l.helper == l.exe {
+		return []string{l.exe}
+	}
+	return []string{l.exe, l.helper}
 }
 
 // cannotCover says why the helper cannot bind p read-only, or "".
@@ -185,7 +200,7 @@ func (l *Landlock) Command(spec Spec, line string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append([]string{l.exe}, h.encode()...), nil
+	return append([]string{l.helper}, h.encode()...), nil
 }
 
 // CommandAttr is Command for a caller that starts the process with attr:
@@ -198,7 +213,7 @@ func (l *Landlock) CommandAttr(spec Spec, line string) ([]string, *syscall.SysPr
 		return nil, nil, err
 	}
 	attr := startAttr(&h)
-	return append([]string{l.exe}, h.encode()...), attr, nil
+	return append([]string{l.helper}, h.encode()...), attr, nil
 }
 
 // startAttr is how wisp starts a helper (one command's, or a served one)
@@ -237,6 +252,9 @@ func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
 	h.background, h.proxyPort = spec.Background, spec.proxyPort()
 	h.denyRead, h.allowRead, h.env = spec.DenyRead, spec.AllowRead, spec.CommandEnv(os.Environ())
 	h.readView = readView(spec.DenyRead)
+	if l.helper != l.exe {
+		h.version = BuildVersion
+	}
 	for _, p := range l.protectedInRoots(spec) {
 		if !isUnprotected(checked, p.path) {
 			h.protect = append(h.protect, p.path)

@@ -89,7 +89,7 @@ func (l *Landlock) Serve(spec Spec) (*Server, error) {
 	if attr.Pdeathsig == 0 {
 		attr.Pdeathsig = syscall.SIGKILL // background allowed: nothing to end but itself
 	}
-	s, err := startServer(l.exe, h, attr)
+	s, err := startServer(l.helper, h, attr)
 	if err != nil {
 		return nil, err
 	}
