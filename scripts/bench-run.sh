@@ -6,18 +6,32 @@
 #   floor2    the same through a re-executed Go helper that execs sh: the floor of
 #             wisp's design (a Go wisp, a Go helper), with no work and no sandbox
 #   bwrap     bubblewrap with the same confinement (read-only /, the project writable, no new privs)
+#   landrun   landrun (Go, Landlock) with the same confinement, when it is installed
 #   version   wisp version              (wisp's own start, nothing run)
 #   unsafe    wisp run --unsafe -- true (the run path without the sandbox)
 #   wisp      wisp run -- true          (Landlock through wisp's helper)
 #   wisp-git  wisp run -- true in a repository (.git/hooks and .git/config bound read-only)
-# Prints the mean per run and each one's ratio to bare and to floor2. Issue 3
-# asks for wisp <= 3x bare.
-# Then the peak RSS of wisp while a command prints 1 MiB and 1 GiB.
-# Usage: scripts/bench-run.sh [RUNS]   (needs bin/wisp: make build)
+# With WISP_BEFORE=/path/to/an/older/wisp, also version@before, wisp@before
+# and wisp-git@before: a change's before and after in the same run.
+#
+# The cases are interleaved: each round runs every case BATCH times in a
+# row, the order turning by one each round, and a case's figure is the
+# median over the rounds, of its time per run and of its ratio to bare in
+# the same round. A shared machine's drift then moves both sides of a
+# ratio together, and one slow round moves no median.
+#
+# Then the peak RSS of wisp run -- true, of its helper (VmHWM, read by the
+# command from its parent), of wisp while a command prints 1 MiB and 1 GiB,
+# and the binaries' sizes; then, unless RUNNER=0, the runner's own
+# confined/unconfined ratio through the served helper (BenchmarkRunTrueRatio).
+# Issue 21 asks for wisp <= 2.5x bare, version <= 2x, the runner <= 1.5x.
+# Usage: scripts/bench-run.sh [ROUNDS]   (needs bin/wisp: make build)
 set -euo pipefail
-runs=${1:-300}
+rounds=${1:-25}
+batch=${BATCH:-10}
 root=$(cd "$(dirname "$0")/.." && pwd)
 wisp=${WISP:-$root/bin/wisp}
+before=${WISP_BEFORE:-}
 [ -x "$wisp" ] || { echo "bench-run: build wisp first (make build)" >&2; exit 1; }
 work=$(mktemp -d)
 repo=$(mktemp -d)
@@ -30,38 +44,90 @@ trap 'rm -rf "$work" "$repo" "$home"' EXIT
 export WISP_HOME=$home
 cd "$work"
 
-time_it() { # name, command...
-	local name=$1; shift
-	"$@" >/dev/null 2>&1 || { printf '%-8s failed: %s\n' "$name" "$*"; return; }
+names=()
+dirs=()
+cmds=()
+add() { # name, folder, command line (a simple command, run by eval there)
+	names+=("$1")
+	dirs+=("$2")
+	cmds+=("$3")
+}
+q() { printf '%q' "$1"; }
+add bare "$work" "sh -c true"
+add floor "$work" "$(q "$work/.floor") true"
+add floor2 "$work" "$(q "$work/.floor") -reexec true"
+if command -v bwrap >/dev/null; then
+	add bwrap "$work" "bwrap --ro-bind / / --dev /dev --proc /proc --bind $(q "$work") $(q "$work") --chdir $(q "$work") -- sh -c true"
+fi
+if command -v landrun >/dev/null; then
+	add landrun "$work" "landrun --rox / --rw /dev --rw $(q "$work") --unrestricted-network -- sh -c true"
+fi
+add version "$work" "$(q "$wisp") version"
+add unsafe "$work" "$(q "$wisp") run --unsafe -- true"
+add wisp "$work" "$(q "$wisp") run -- true"
+add wisp-git "$repo" "$(q "$wisp") run -- true"
+if [ -n "$before" ]; then
+	add version@before "$work" "$(q "$before") version"
+	add wisp@before "$work" "$(q "$before") run -- true"
+	add wisp-git@before "$repo" "$(q "$before") run -- true"
+fi
+
+# time_batch DIR CMD: µs per run of CMD in DIR, over BATCH runs. One
+# subshell a batch, and each run a fork and exec as a shell runs it.
+time_batch() {
 	local start end
 	start=$(date +%s%N)
-	for ((i = 0; i < runs; i++)); do "$@" >/dev/null 2>&1; done
+	(cd "$1" && eval "for ((i = 0; i < batch; i++)); do $2 >/dev/null 2>&1; done")
 	end=$(date +%s%N)
-	echo "$name $(((end - start) / runs / 1000))"
+	echo $(((end - start) / batch / 1000))
 }
 
+n=${#names[@]}
+for ((c = 0; c < n; c++)); do # each once, untimed: caches warm, failures said
+	(cd "${dirs[c]}" && eval "${cmds[c]}") >/dev/null 2>&1 || echo "bench-run: ${names[c]} failed: ${cmds[c]}" >&2
+done
 results=$(
-	time_it bare sh -c true
-	time_it floor "$work/.floor" true
-	time_it floor2 "$work/.floor" -reexec true
-	if command -v bwrap >/dev/null; then
-		time_it bwrap bwrap --ro-bind / / --dev /dev --proc /proc --bind "$work" "$work" --chdir "$work" -- sh -c true
-	fi
-	time_it version "$wisp" version
-	time_it unsafe "$wisp" run --unsafe -- true
-	time_it wisp "$wisp" run -- true
-	(cd "$repo" && time_it wisp-git "$wisp" run -- true)
-)
-bare=$(awk '$1 == "bare" {print $2}' <<<"$results")
-floor=$(awk '$1 == "floor2" {print $2}' <<<"$results")
-echo "runs: $runs each; mean µs per run; ratio to bare sh -c true, and to floor2 (a Go program and a Go helper)"
-awk -v bare="$bare" -v floor="$floor" '{ printf "%-8s %8d µs  %5.2fx bare  %5.2fx floor2\n", $1, $2, $2 / bare, $2 / floor }' <<<"$results"
-
-# Peak memory of wisp itself while a command prints 1 MiB and 1 GiB: the
-# output is bounded for the model and capped in the store, so it stays flat.
-if [ -x /usr/bin/time ]; then
-	echo "peak RSS of wisp run (GNU time):"
-	for size in 1M 1G; do
-		/usr/bin/time -f "  head -c $size /dev/zero: %M KiB" "$wisp" run -- "head -c $size /dev/zero" >/dev/null
+	for ((r = 0; r < rounds; r++)); do
+		for ((k = 0; k < n; k++)); do
+			c=$(((k + r) % n))
+			echo "$r ${names[c]} $(time_batch "${dirs[c]}" "${cmds[c]}")"
+		done
 	done
+)
+
+echo "rounds: $rounds, $batch runs of each case a round, interleaved; medians over the rounds"
+echo "case          µs/run   ratio to bare (same round)   to floor2"
+awk '
+	{ t[$1, $2] = $3; if (!($2 in seen)) { seen[$2] = 1; order[++k] = $2 } ; if ($1 + 1 > R) R = $1 + 1 }
+	function median(a, m,   i, j, x) {
+		for (i = 2; i <= m; i++) { x = a[i]; for (j = i - 1; j >= 1 && a[j] > x; j--) a[j + 1] = a[j]; a[j + 1] = x }
+		return m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+	}
+	END {
+		for (i = 1; i <= k; i++) {
+			name = order[i]; split("", us); split("", rb); split("", rf)
+			for (r = 0; r < R; r++) { us[r + 1] = t[r, name]; rb[r + 1] = t[r, name] / t[r, "bare"]; rf[r + 1] = t[r, name] / t[r, "floor2"] }
+			printf "%-14s %7d   %6.2fx                      %5.2fx\n", name, median(us, R), median(rb, R), median(rf, R)
+		}
+	}' <<<"$results"
+
+if [ -x /usr/bin/time ]; then
+	echo "peak RSS (GNU time: the largest process of the tree, which is wisp):"
+	/usr/bin/time -f "  wisp run -- true: %M KiB" "$wisp" run -- true >/dev/null
+	for size in 1M 1G; do
+		/usr/bin/time -f "  wisp run -- head -c $size /dev/zero: %M KiB" "$wisp" run -- "head -c $size /dev/zero" >/dev/null
+	done
+fi
+# The shell's parent is the helper, which stays to end what the command
+# leaves running; in its PID namespace it is pid 1, with its own /proc.
+echo "peak RSS of the sandbox helper: $("$wisp" run -- 'grep VmHWM /proc/$PPID/status' | awk '{print $2, $3}')"
+echo "binaries:"
+for b in "$wisp" "$(dirname "$wisp")/wisp-sandbox" ${before:+"$before"}; do
+	[ -f "$b" ] && printf '  %-40s %6.1f MB\n' "$b" "$(($(stat -c %s "$b") / 1000))e-3"
+done
+
+if [ "${RUNNER:-1}" != 0 ]; then
+	echo "through the runner (go test -bench RunTrueRatio ./runner, the served helper):"
+	(cd "$root" && go test -run '^$' -bench RunTrueRatio -benchtime 300x ./runner) |
+		awk '/confined\/unconfined/ { for (i = 1; i < NF; i++) if ($(i + 1) == "confined/unconfined") print "  confined/unconfined " $i }'
 fi
