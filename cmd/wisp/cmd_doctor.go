@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wisp-sh/wisp/approval"
 	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/freedesktop"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 
@@ -81,6 +82,7 @@ func doctorChecks(app *App, home config.Home) []doctorCheck {
 			}
 			return doctorThreshold(app)
 		}},
+		{"wisp-bar", func() (string, error) { return freedesktop.Reach(), nil }}, // what the menu-bar helper can reach
 	}
 }
 
