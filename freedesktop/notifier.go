@@ -121,7 +121,9 @@ func matchOptions() []dbus.MatchOption {
 
 // askServer reads the server's capabilities and, for messages, its name.
 func (n *Notifier) askServer() error {
-	caps, info, err := queryServer(n.service())
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	caps, info, err := queryServer(ctx, n.service())
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	n.serverErr = err
@@ -133,9 +135,7 @@ func (n *Notifier) askServer() error {
 
 // queryServer asks the server for its capabilities and name; a call to a
 // name nobody owns starts the server where the bus can (D-Bus activation).
-func queryServer(service dbus.BusObject) ([]string, ServerInfo, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
-	defer cancel()
+func queryServer(ctx context.Context, service dbus.BusObject) ([]string, ServerInfo, error) {
 	var caps []string
 	err := service.CallWithContext(ctx, serviceFace+".GetCapabilities", 0).Store(&caps)
 	if err != nil {

@@ -6,9 +6,11 @@ import (
 	"time"
 
 	"github.com/godbus/dbus/v5"
+
+	"github.com/wisp-sh/wisp/freedesktop"
 )
 
-const watcherName = "org.kde.StatusNotifierWatcher"
+const watcherName = freedesktop.WatcherName
 
 // itemPath is where systray exports the StatusNotifierItem.
 const itemPath = dbus.ObjectPath("/StatusNotifierItem")
