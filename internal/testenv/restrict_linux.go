@@ -1,0 +1,119 @@
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// restrictedStageEnv carries InRestrictedUserns's stage across its runs of
+// the test binary: "setup" in the namespace with the capabilities to make
+// it, "inside" once they are gone.
+const restrictedStageEnv = "WISP_TEST_RESTRICTED_USERNS"
+
+// InRestrictedUserns reports whether the calling test runs where AppArmor's
+// restriction of unprivileged user namespaces (Ubuntu 23.10 and later) is
+// simulated, without changing the machine: as an unprivileged user, in a
+// user namespace the test made, with user.max_user_namespaces 0 for its
+// children (so no further user namespace can be made, as the restriction
+// leaves an unconfined person without wisp's profile), and with
+// /sys/module/apparmor/parameters/enabled saying Y in its mount namespace,
+// as on a kernel with AppArmor. When it returns false the test's body has
+// run there already (the test binary ran itself again, for this test
+// alone) and passed, or t failed; the caller returns. As root it first runs
+// again as the unprivileged test user (NewRerun), since the restriction is
+// one on unprivileged users.
+func InRestrictedUserns(t *testing.T) bool {
+	t.Helper()
+	switch os.Getenv(restrictedStageEnv) {
+	case "inside":
+		return true
+	case "setup":
+		enterRestricted(t) // does not return but on failure
+		return false
+	}
+	if os.Geteuid() == 0 {
+		r := NewRerun(t)
+		r.Run(t, "^"+t.Name()+"$", nil, t.Name())
+		return false
+	}
+	runRestricted(t)
+	return false
+}
+
+// runRestricted starts this test again in a new user and mount namespace,
+// its uid and gid mapped to themselves, holding (as ambient capabilities)
+// what the setup needs: CAP_SYS_ADMIN for the mount, CAP_SYS_RESOURCE for
+// the sysctl.
+func runRestricted(t *testing.T) {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
+	cmd.Env = append(os.Environ(), restrictedStageEnv+"=setup")
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}},
+		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SYS_RESOURCE},
+	}
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		NeedKernel(t, false, "no user namespace here for the test to simulate the restriction in ("+err.Error()+")")
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("in the restricted namespace: %v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "--- PASS: "+t.Name()) {
+		t.Fatalf("in the restricted namespace, %s did not pass:\n%s", t.Name(), out.String())
+	}
+	t.Logf("in the restricted namespace:\n%s", out.String())
+}
+
+// enterRestricted is the setup stage: it makes the namespace look
+// restricted, then runs the test again without the setup's capabilities
+// (an exec by a uid other than 0, with no ambient capabilities, keeps
+// none), as the person the restriction is about.
+func enterRestricted(t *testing.T) {
+	t.Helper()
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		t.Fatalf("make the test's mounts private: %v", err)
+	}
+	if err := unix.Mount("wisp-test", "/sys/module", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
+		t.Fatalf("mount a tmpfs over /sys/module: %v", err)
+	}
+	params := "/sys/module/apparmor/parameters"
+	if err := os.MkdirAll(params, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(params, "enabled"), []byte("Y\n"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile("/proc/sys/user/max_user_namespaces", []byte("0\n"), 0); err != nil {
+		t.Fatalf("set user.max_user_namespaces to 0 in the test's namespace: %v", err)
+	}
+	runtime.LockOSThread() // the exec below starts from this thread, with its capabilities
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		t.Fatalf("clear the setup's ambient capabilities: %v", err)
+	}
+	env := []string{restrictedStageEnv + "=inside"}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, restrictedStageEnv+"=") {
+			env = append(env, kv)
+		}
+	}
+	exe, err := os.Executable()
+	if err == nil {
+		err = syscall.Exec(exe, os.Args, env)
+	}
+	t.Fatalf("run the test again in the restricted namespace: %v", err)
+}
