@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -47,4 +48,47 @@ func allowedImport(path string) bool {
 		return true
 	}
 	return !strings.Contains(strings.Split(path, "/")[0], ".") // the standard library
+}
+
+// TestHelperExecutableLean keeps wisp-sandbox, which starts before every
+// confined command, to what confining needs: every package it links runs
+// its initialisers at each start, so none of wisp's faces, the model
+// client, the MCP SDK, gob or D-Bus may creep in through an import.
+func TestHelperExecutableLean(t *testing.T) {
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("no go tool to list the helper's packages: %v", err)
+	}
+	out, err := exec.Command(goTool, "list", "-deps", "github.com/wisp-sh/wisp/cmd/wisp-sandbox").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, pkg := range strings.Fields(string(out)) {
+		if why := heavyForTheHelper(pkg); why != "" {
+			t.Errorf("wisp-sandbox links %s (%s)", pkg, why)
+		}
+	}
+}
+
+func heavyForTheHelper(pkg string) string {
+	for prefix, why := range map[string]string{
+		"github.com/openai/":                "the model client",
+		"github.com/modelcontextprotocol/":  "the MCP SDK",
+		"github.com/google/jsonschema-go/":  "the MCP SDK's schemas",
+		"github.com/godbus/":                "D-Bus",
+		"encoding/gob":                      "gob",
+		"net/http":                          "an HTTP stack",
+		"github.com/spf13/":                 "the CLI",
+		"mvdan.cc/sh/":                      "the shell parser",
+		"github.com/charmbracelet/":         "a terminal face",
+		"github.com/wisp-sh/wisp/policy":    "the policy's rules",
+		"github.com/wisp-sh/wisp/config":    "wisp's configuration",
+		"github.com/wisp-sh/wisp/runner":    "the runner",
+		"github.com/wisp-sh/wisp/internal/": "wisp's internals",
+	} {
+		if pkg == strings.TrimSuffix(prefix, "/") || strings.HasPrefix(pkg, prefix) {
+			return why
+		}
+	}
+	return ""
 }
