@@ -22,8 +22,14 @@ func (Seatbelt) Check(spec Spec) (Spec, error) {
 	return spec, nil
 }
 
-// Command is SeatbeltArgs.
+// Command is SeatbeltArgs. On macOS it first marks every descriptor wisp
+// inherited close-on-exec (closeInheritedOnExec), as Linux's helper does:
+// Seatbelt checks a path when it is opened, so a descriptor opened before
+// on a file outside the roots would write there unchecked.
 func (Seatbelt) Command(spec Spec, line string) ([]string, error) {
+	if err := closeInheritedOnExec(); err != nil {
+		return nil, fmt.Errorf("sandbox: keep wisp's descriptors from the command: %w", err)
+	}
 	return SeatbeltArgs(spec, line), nil
 }
 

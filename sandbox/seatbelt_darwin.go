@@ -4,7 +4,9 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strconv"
 	"sync"
+	"syscall"
 )
 
 // Detect returns the Seatbelt backend, or an *UnavailableError when
@@ -40,4 +42,23 @@ func Nested() bool {
 // HelperMain refuses: the helper is Linux's way of confining a command.
 func HelperMain(args []string) int {
 	return helperFailed(errors.New("the sandbox helper runs only on Linux; on macOS wisp uses sandbox-exec"))
+}
+
+// closeInheritedOnExec marks every descriptor above stderr close-on-exec.
+// Go opens its own so already; what it changes are those wisp inherited
+// (`wisp mcp 9>>/outside/leak`, a shell's). The command's own descriptors
+// are set up by exec after this, and are not touched.
+func closeInheritedOnExec() error {
+	entries, err := os.ReadDir("/dev/fd")
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		fd, err := strconv.Atoi(e.Name())
+		if err != nil || fd <= 2 {
+			continue
+		}
+		syscall.CloseOnExec(fd) // a descriptor closed since the listing only fails this call
+	}
+	return nil
 }

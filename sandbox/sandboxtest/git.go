@@ -51,7 +51,7 @@ var gitCases = []gitCase{
 		target: ".git", trigger: gitStatus},
 	{name: "DotGitLinkSwapped",
 		setup:  "mv .git .gitstore && ln -s .gitstore .git",
-		attack: `git init -q evil && git -C evil config core.fsmonitor "$PROGRAM" && ln -sfn evil/.git .git.new && mv -T .git.new .git`,
+		attack: `git init -q evil && git -C evil config core.fsmonitor "$PROGRAM" && ln -sfn evil/.git .git.new && perl -e 'rename(".git.new", ".git") or die "$!\n"'`,
 		target: ".git", trigger: gitStatus},
 	{name: "ConfigBehindADotGitLink",
 		setup:  "mv .git .gitstore && ln -s .gitstore .git",

@@ -44,6 +44,9 @@ type Options struct {
 	// lies outside the roots here (Landlock without a mount namespace), so
 	// a file's metadata outside them can change: the case checks that.
 	NoReadOnlyView bool
+	// NoProcessContainment says the backend lets a process that leaves the
+	// command's group outlive the run (Seatbelt), as its report says.
+	NoProcessContainment bool
 }
 
 // Run runs the suite against b.
