@@ -12,6 +12,7 @@ TESTFLAGS  ?=
 # CI sets TEST_EXEC to a wrapper that lets an unprivileged user run test binaries.
 TEST_EXEC  ?=
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
+ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 HOST_GOOS  := $(shell $(GO) env GOOS)
 # wisp-bar needs cgo only on macOS (notifications); elsewhere it is pure Go.
 BAR_CGO    := $(if $(filter darwin,$(HOST_GOOS)),1,0)
@@ -56,7 +57,7 @@ check: fmt-check
 	$(MAKE) --no-print-directory -j2 --output-sync=target lint
 	$(MAKE) --no-print-directory test
 
-lint: vet vet-darwin darwincheck staticcheck
+lint: vet vet-darwin darwincheck staticcheck actionlint
 
 # Go files outside testdata/ (fixtures may be malformed on purpose).
 GOFILES = $(shell find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -not -path '*/node_modules/*')
@@ -92,3 +93,9 @@ clean:
 	rm -rf bin
 
 -include mk/app.mk
+# The GitHub workflow (.github/workflows/ci.yml), as GitHub would read it.
+.PHONY: actionlint
+actionlint:
+	$(GO) run $(ACTIONLINT)
+
+-include mk/macos.mk

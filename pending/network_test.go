@@ -2,6 +2,7 @@ package pending
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -66,5 +67,29 @@ func TestNetworkRequestRulesHold(t *testing.T) {
 				t.Error("NetworkTarget reads a malformed request")
 			}
 		})
+	}
+}
+
+// TestNetworkExampleParses: the network request docs/pending.md shows
+// is a valid request, read back as its host, port and command.
+func TestNetworkExampleParses(t *testing.T) {
+	data, err := os.ReadFile("testdata/network.request.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../docs/pending.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "```json\n"+string(data)+"```") {
+		t.Error("docs/pending.md does not show testdata/network.request.json as it is")
+	}
+	r, err := ParseRequest(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, port, by, ok := NetworkTarget(r)
+	if !ok || host != "registry.example.org" || port != 443 || by != "npm install" {
+		t.Errorf("NetworkTarget = %q %d %q %v", host, port, by, ok)
 	}
 }
