@@ -83,6 +83,11 @@ darwincheck:
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...
 
+# The GitHub workflow (.github/workflows/ci.yml), as GitHub would read it.
+.PHONY: actionlint
+actionlint:
+	$(GO) run $(ACTIONLINT)
+
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 20m ./...
 	@for script in scripts/bench*.sh; do \
@@ -93,9 +98,4 @@ clean:
 	rm -rf bin
 
 -include mk/app.mk
-# The GitHub workflow (.github/workflows/ci.yml), as GitHub would read it.
-.PHONY: actionlint
-actionlint:
-	$(GO) run $(ACTIONLINT)
-
 -include mk/macos.mk

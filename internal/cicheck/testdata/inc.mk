@@ -1,0 +1,2 @@
+included:
+	@echo included
