@@ -41,6 +41,9 @@ var Rules = []Rule{
 	{Package: Module + "/policy", Forbidden: []string{"net/http"}},
 	{Package: Module + "/sandbox", Forbidden: []string{"net/http"}},
 	{Package: Module + "/pending", Forbidden: []string{"net/http"}},
+	// netproxy is the network proxy itself: the standard library alone,
+	// no wisp package, so that what decides on a host is all in one place.
+	{Package: Module + "/netproxy", OnlyWisp: []string{}},
 }
 
 // PureGoFallbacks are packages outside the standard library that have cgo
