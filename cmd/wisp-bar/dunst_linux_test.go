@@ -237,3 +237,18 @@ func TestDunstApproveOnceOfABannerAndOfItsDetails(t *testing.T) {
 	d.waitDisplayed(t, 0)
 	d.client.waitMenu(t, "nothing waiting", has("wisp: nothing waits for an answer"))
 }
+
+// Against dunst: Quit takes every banner off the screen, Details included.
+func TestDunstQuitLeavesNothingOnScreen(t *testing.T) {
+	d := newRealDesk(t)
+	p := d.startBar(t)
+	fileRequest(t, d.home, "make deploy", false)
+	fileRequest(t, d.home, "make release", false)
+	d.waitDisplayed(t, 2)
+	d.dunstctl(t, "action", "0")
+	d.nextSent(t, "binding ")
+	m := d.client.waitMenu(t, "the requests", has("make release"))
+	d.client.click(t, mustFind(t, m, "Quit").ID)
+	p.wait(t)
+	d.waitDisplayed(t, 0)
+}
