@@ -45,6 +45,7 @@ type Agent struct {
 	o            Options
 	history      []model.Message
 	recordFailed bool
+	live         *liveWriter // the model's commands' output, to the face
 }
 
 // NewAgent makes the agent and has the runner's gate tell the face when a
@@ -57,7 +58,12 @@ func NewAgent(o Options) *Agent {
 	if r.Gate != nil {
 		r.Gate = noticeGate{inner: r.Gate, face: o.Face}
 	}
-	return &Agent{o: o}
+	a := &Agent{o: o}
+	if o.Tools.Live == nil {
+		a.live = &liveWriter{face: o.Face, origin: string(runner.Model)}
+		o.Tools.Live = a.live
+	}
+	return a
 }
 
 // Resume continues a thread: its records become the history.
@@ -97,6 +103,7 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 // is over.
 func (a *Agent) step(ctx context.Context, first bool) (bool, error) {
 	onText := func(s string) { a.o.Face.Emit(Event{Type: EventText, Text: s}) }
+	a.o.Face.Emit(Event{Type: EventWaiting})
 	msg, err := a.o.Model.Stream(ctx, wire(SystemPrompt(a.o.Tools), a.history), a.toolList(), onText)
 	bad := model.ToolCallErrors(err)
 	if err != nil && len(bad) == 0 {
@@ -189,6 +196,9 @@ func (a *Agent) runCalls(ctx context.Context, calls []model.ToolCall, bad []*mod
 
 func (a *Agent) call(ctx context.Context, call model.ToolCall) string {
 	out, err := a.o.Tools.Call(ctx, call.Name, call.Arguments)
+	if a.live != nil {
+		a.live.flush()
+	}
 	switch {
 	case err != nil && ctx.Err() != nil:
 		return "error: stopped: the person stopped the turn before this call finished; it did not run"
@@ -252,6 +262,11 @@ func (g noticeGate) Clear(ctx context.Context, req runner.GateRequest) (runner.C
 	c, err := g.inner.Clear(ctx, req)
 	if err == nil && c.Approved && req.OutsideSandbox {
 		g.face.Emit(Event{Type: EventNote, Level: LevelDanger, Text: outsideApprovedNote(req.Line, req.Dir)})
+	}
+	if err == nil && c.Approved {
+		// Cleared: the command starts now, and the face may show it run.
+		g.face.Emit(Event{Type: EventCommandStart, Command: req.Line, Origin: string(req.Origin),
+			OutsideSandbox: req.OutsideSandbox})
 	}
 	return c, err
 }

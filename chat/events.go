@@ -17,11 +17,15 @@ const (
 	EventApproval       = "approval"       // a command waits for the person's answer
 	EventApprovalClosed = "approvalClosed" // that question was answered or withdrawn
 	EventCommandStart   = "commandStart"   // a command is about to run
-	EventOutput         = "output"         // live output of a command the person typed
+	EventOutput         = "output"         // live output of a command as it runs (origin person or model)
 	EventCommandOutcome = "commandOutcome" // how a command ended, or why it did not run
 	EventNote           = "note"           // something the person should read
 	EventError          = "error"          // something failed: the model, or a line of input
 	EventTurnEnd        = "turnEnd"        // wisp waits for the next input
+	// EventWaiting: a request went to the model and no word has come yet.
+	// The terminal shows a spinner until the next event; --json leaves it
+	// out (a client sees the request's end as the next event).
+	EventWaiting = "waiting"
 )
 
 // Levels of a note.

@@ -26,6 +26,9 @@ func NewJSONFace(w io.Writer) *JSONFace {
 // Emit writes one line. A write that fails (the reader went away) is
 // dropped: there is no one left to tell.
 func (f *JSONFace) Emit(ev Event) {
+	if ev.Type == EventWaiting {
+		return
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	_ = f.enc.Encode(ev)

@@ -6,9 +6,11 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/internal/tty"
+	"github.com/wisp-sh/wisp/runner"
 )
 
 // outputTailLines is how much of a model's command output the terminal
@@ -28,6 +30,9 @@ type TerminalFace struct {
 	words, notes *render.Writer
 	p            Palette
 	mu           sync.Mutex
+	tty          bool      // notes go to a terminal: progress is drawn
+	prog         *progress // what is drawn in place now, or nil
+	now          func() time.Time
 }
 
 // NewTerminalFace makes a face writing to words and notes (may be the
@@ -38,7 +43,17 @@ func NewTerminalFace(words, notes io.Writer, colour bool) *TerminalFace {
 	if notes != words {
 		n = render.NewWriter(notes, widthOf(notes))
 	}
-	return &TerminalFace{words: w, notes: n, p: Palette{On: colour}}
+	return &TerminalFace{words: w, notes: n, p: Palette{On: colour}, tty: isTTY(notes), now: time.Now}
+}
+
+// isTTY reports whether w is a terminal.
+func isTTY(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	_, _, err := tty.Size(f)
+	return err == nil
 }
 
 // widthOf gives the width of w when it is a terminal, read each time so
@@ -61,6 +76,10 @@ func widthOf(w io.Writer) func() int {
 func (f *TerminalFace) Emit(ev Event) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.progressed(ev) {
+		return
+	}
+	f.stopProgress()
 	switch ev.Type {
 	case EventText:
 		f.words.WriteString(ev.Text)
@@ -86,10 +105,30 @@ func (f *TerminalFace) Emit(ev Event) {
 	}
 }
 
+// progressed draws what shows while the model is silent or its command
+// runs; false for an event that ends that and is written as usual.
+func (f *TerminalFace) progressed(ev Event) bool {
+	switch {
+	case ev.Type == EventWaiting:
+		f.startProgress(false)
+	case ev.Type == EventCommandStart && ev.Origin == string(runner.Model):
+		f.startProgress(true)
+	case ev.Type == EventOutput && ev.Origin == string(runner.Model):
+		if p := f.prog; p != nil && p.command {
+			p.output(ev.Text)
+			f.drawProgress()
+		}
+	default:
+		return false
+	}
+	return true
+}
+
 // Println writes one line of notes (help, /approvals).
 func (f *TerminalFace) Println(s string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.stopProgress()
 	f.line("", s)
 }
 

@@ -16,8 +16,13 @@ import (
 
 // ErrInterrupted is what reading a line returns when the person pressed
 // Ctrl-C over a line they had begun: the line is dropped, as a shell does.
-// Ctrl-C at an empty prompt, like Ctrl-D, is io.EOF: leave.
 var ErrInterrupted = errors.New("interrupted")
+
+// ErrInterruptedEmpty is Ctrl-C at an empty prompt: the chat says how to
+// leave rather than leaving, since a second Ctrl-C meant for a command
+// that just ended is easy to press. A second Ctrl-C right after it, with
+// no key between, is io.EOF: leave.
+var ErrInterruptedEmpty = errors.New("interrupted at an empty prompt")
 
 // Editor reads lines from the terminal with the editing and history a
 // person expects: arrows, Home/End, Ctrl-A/E/B/F/K/U/W, Backspace and
@@ -56,6 +61,8 @@ type Editor struct {
 	// typed), and that line, kept.
 	browse int
 	typing []piece
+	// quitArmed: the last key was Ctrl-C at an empty prompt.
+	quitArmed bool
 }
 
 // piece is one rune of the line, or one paste of several lines.
@@ -84,9 +91,10 @@ const (
 	pasteOff = "\x1b[?2004l"
 )
 
-// ReadLine reads one line. It returns io.EOF for Ctrl-D or Ctrl-C at an
-// empty line, ErrInterrupted for Ctrl-C over a line, and ctx's error when
-// ctx ends first.
+// ReadLine reads one line. It returns io.EOF for Ctrl-D at an empty line
+// or a second Ctrl-C there, ErrInterruptedEmpty for the first,
+// ErrInterrupted for Ctrl-C over a line, and ctx's error when ctx ends
+// first.
 func (e *Editor) ReadLine(ctx context.Context) (string, error) {
 	restore, err := tty.Raw(e.tty)
 	if err != nil {
@@ -119,6 +127,8 @@ func (e *Editor) ReadLine(ctx context.Context) (string, error) {
 // handle applies one key; done with the line (or an error) when it ends
 // the read.
 func (e *Editor) handle(k key) (line string, done bool, err error) {
+	armed := e.quitArmed
+	e.quitArmed = false
 	switch k.kind {
 	case keyPaste:
 		e.insert(pastePieces(k.text)...)
@@ -134,8 +144,12 @@ func (e *Editor) handle(k key) (line string, done bool, err error) {
 	case keyInterrupt:
 		empty := len(e.line) == 0
 		e.end("^C\r\n")
-		if empty {
+		switch {
+		case empty && armed:
 			return "", true, io.EOF
+		case empty:
+			e.quitArmed = true
+			return "", true, ErrInterruptedEmpty
 		}
 		return "", true, ErrInterrupted
 	case keyEOF:

@@ -185,3 +185,29 @@ func TestEditorPastedCommandShowsItsMarks(t *testing.T) {
 		t.Errorf("read %q", r.line)
 	}
 }
+
+// Ctrl-C at an empty prompt does not leave: the first says how to, a
+// second right after it leaves; a key between them starts over.
+func TestEditorCtrlCTwiceAtAnEmptyPromptLeaves(t *testing.T) {
+	ed, master, scr := editorOnPTY(t)
+	got := readAsync(ed)
+	waitScreen(t, scr, "›")
+	master.Write([]byte{0x03})
+	if r := <-got; !errors.Is(r.err, ErrInterruptedEmpty) {
+		t.Fatalf("the first Ctrl-C at an empty prompt: %q, %v", r.line, r.err)
+	}
+	got = readAsync(ed)
+	waitScreen(t, scr, "^C\n›")
+	master.Write([]byte("x"))
+	waitScreen(t, scr, "^C\n› x")
+	master.Write([]byte("\x7f\x03"))
+	if r := <-got; !errors.Is(r.err, ErrInterruptedEmpty) {
+		t.Fatalf("a Ctrl-C after a key typed and erased: %q, %v", r.line, r.err)
+	}
+	got = readAsync(ed)
+	waitScreen(t, scr, "› ^C\n› ^C\n›")
+	master.Write([]byte{0x03})
+	if r := <-got; r.err != io.EOF {
+		t.Errorf("the second Ctrl-C in a row: %v, want io.EOF", r.err)
+	}
+}

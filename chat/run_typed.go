@@ -63,8 +63,9 @@ func typedNotice(t Typed, res runner.Result, dir string) string {
 // liveWriter passes a typed command's output to the face as it comes,
 // holding back a UTF-8 sequence cut between two writes.
 type liveWriter struct {
-	face Face
-	tail []byte
+	face   Face
+	origin string // "" for the person's typed command, whose events have always had none
+	tail   []byte
 }
 
 func (w *liveWriter) Write(p []byte) (int, error) {
@@ -80,14 +81,14 @@ func (w *liveWriter) Write(p []byte) (int, error) {
 	}
 	w.tail = append([]byte(nil), data[cut:]...)
 	if cut > 0 {
-		w.face.Emit(Event{Type: EventOutput, Text: string(data[:cut])})
+		w.face.Emit(Event{Type: EventOutput, Text: string(data[:cut]), Origin: w.origin})
 	}
 	return len(p), nil
 }
 
 func (w *liveWriter) flush() {
 	if len(w.tail) > 0 {
-		w.face.Emit(Event{Type: EventOutput, Text: string(w.tail)})
+		w.face.Emit(Event{Type: EventOutput, Text: string(w.tail), Origin: w.origin})
 		w.tail = nil
 	}
 }

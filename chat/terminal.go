@@ -29,8 +29,11 @@ type TerminalOptions struct {
 	Approvals  *Approvals // nil: /approvals is not offered
 }
 
+// quitHint answers Ctrl-C at an empty prompt.
+const quitHint = "· to leave, press Ctrl-C again, or Ctrl-D, or type /quit"
+
 // RunTerminal is the plain chat: it reads lines until the person leaves
-// (/quit, Ctrl-D, Ctrl-C at an empty prompt) or ctx ends (SIGTERM).
+// (/quit, Ctrl-D, Ctrl-C twice at an empty prompt) or ctx ends (SIGTERM).
 func RunTerminal(ctx context.Context, o TerminalOptions) error {
 	if ed, ok := o.Lines.(*Editor); ok {
 		ed.SetColour(o.Face.p.On)
@@ -42,6 +45,9 @@ func RunTerminal(ctx context.Context, o TerminalOptions) error {
 		stopped := readCtx.Err() != nil
 		stop()
 		switch {
+		case errors.Is(err, ErrInterruptedEmpty):
+			o.Face.Println(quitHint)
+			continue
 		case errors.Is(err, ErrInterrupted):
 			continue
 		case err == io.EOF || (err != nil && stopped):

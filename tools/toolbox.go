@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"time"
@@ -26,6 +27,9 @@ type Toolbox struct {
 	// the sandbox is off, and then a grant only widens nothing.
 	Spec func(granted []string) (sandbox.Spec, error)
 	Ask  AskPerson
+	// Live, when set, gets a model's command's output as it comes (the
+	// face shows its last lines while it runs).
+	Live io.Writer
 
 	mu      sync.Mutex
 	granted []string
@@ -85,7 +89,7 @@ func (tb *Toolbox) runCommand(ctx context.Context, arguments string) (Output, er
 	}
 	res, err := tb.Runner.Run(ctx, runner.Request{
 		Line: a.Command, Origin: runner.Model, OutsideSandbox: a.OutsideSandbox,
-		Timeout: time.Duration(a.TimeoutSeconds) * time.Second,
+		Timeout: time.Duration(a.TimeoutSeconds) * time.Second, Live: tb.Live,
 	})
 	if err != nil {
 		return Output{}, err

@@ -373,7 +373,10 @@ func TestChatCtrlCStopsACommandAndTheModel(t *testing.T) {
 	if pids := processesWith("sleep 32.5"); len(pids) > 0 {
 		t.Errorf("the model's command outlived Ctrl-C: %v", pids)
 	}
-	c.key(0x03) // at an empty prompt: leave
+	c.key(0x03) // at an empty prompt: it says how to leave
+	c.expect("· to leave, press Ctrl-C again, or Ctrl-D, or type /quit")
+	c.expect("› ")
+	c.key(0x03) // and the second leaves
 	if code := c.exited(); code != 0 {
 		t.Errorf("exit %d", code)
 	}

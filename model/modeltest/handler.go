@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
+	"time"
 )
 
 // defaultModels is what /v1/models lists unless SetModels says otherwise.
@@ -67,10 +69,16 @@ func (h *handler) answer(w http.ResponseWriter, r *http.Request, req Request) {
 		writeError(w, http.StatusInternalServerError, openAIError(msg))
 		return
 	}
+	if turn.WaitFor != "" && !h.waitFor(r, turn.WaitFor) {
+		return
+	}
 	switch {
 	case turn.ModelMissing:
 		writeError(w, http.StatusNotFound, ollamaModelMissing(req.Model))
 	case turn.Status != 0:
+		if turn.RetryAfter != "" {
+			w.Header().Set("Retry-After", turn.RetryAfter)
+		}
 		writeError(w, turn.Status, errorBody(turn))
 	case !req.Stream:
 		h.complete(w, r, turn, req)
@@ -113,6 +121,25 @@ func (h *handler) stream(w http.ResponseWriter, r *http.Request, turn Turn, req 
 		sse.streamError(turn.StreamError)
 	default:
 		sse.finish(turn, req)
+	}
+}
+
+// waitFor waits until path exists; false when the client went away or
+// the server closed first.
+func (h *handler) waitFor(r *http.Request, path string) bool {
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		if _, err := os.Stat(path); err == nil {
+			return true
+		}
+		select {
+		case <-r.Context().Done():
+			return false
+		case <-h.stop:
+			return false
+		case <-t.C:
+		}
 	}
 }
 

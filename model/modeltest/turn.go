@@ -32,6 +32,13 @@ type Turn struct {
 	// Hang sends the text and tool-call pieces and then nothing more until
 	// the client goes away or the server closes.
 	Hang bool `json:"hang,omitempty"`
+	// WaitFor, when set, is a path: the server sends nothing for this
+	// turn, not even the headers, until a file there exists (a test makes
+	// it when it has seen what shows while the model is silent).
+	WaitFor string `json:"waitFor,omitempty"`
+	// RetryAfter is sent as the Retry-After header with Status.
+	RetryAfter string `json:"retryAfter,omitempty"`
+
 	// StreamError sends an error event after the pieces, as Ollama does when
 	// generation fails mid-answer, and ends the stream.
 	StreamError string `json:"streamError,omitempty"`

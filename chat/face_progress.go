@@ -1,0 +1,165 @@
+package chat
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mattn/go-runewidth"
+	"github.com/wisp-sh/wisp/internal/render"
+)
+
+// What the terminal shows while something runs that has not said
+// anything yet: a spinner with the seconds waited for the model's first
+// word, and under a model's command that runs, its elapsed time and the
+// last lines of its output. Both are drawn below the last line written,
+// redrawn in place, and erased before anything else is written, so what
+// stays on the screen is what the plain face writes. Only on a terminal.
+
+// liveLines is how many of a running command's last lines show.
+const liveLines = 3
+
+// maxLivePart bounds the line a command is still writing, as kept.
+const maxLivePart = 1 << 10
+
+var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// progress is one thing being drawn: the spinner or a running command.
+type progress struct {
+	start   time.Time
+	command bool     // a running command, not the wait for the model
+	lines   []string // the command's last complete lines
+	part    string   // and the one it is writing
+	frame   int
+	drawn   int // rows on the screen now
+	stop    chan struct{}
+}
+
+// startProgress begins drawing p's kind; the face's lock is held.
+func (f *TerminalFace) startProgress(command bool) {
+	f.stopProgress()
+	if !f.tty {
+		return
+	}
+	f.words.EndLine()
+	f.notes.EndLine()
+	p := &progress{start: f.now(), command: command, stop: make(chan struct{})}
+	f.prog = p
+	f.drawProgress()
+	go f.tick(p)
+}
+
+// tick redraws p until it stops: the spinner's frame, the seconds.
+func (f *TerminalFace) tick(p *progress) {
+	t := time.NewTicker(100 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.stop:
+			return
+		case <-t.C:
+			f.mu.Lock()
+			if f.prog == p {
+				p.frame++
+				f.drawProgress()
+			}
+			f.mu.Unlock()
+		}
+	}
+}
+
+// stopProgress erases what is drawn and stops its ticks; the lock is held.
+func (f *TerminalFace) stopProgress() {
+	p := f.prog
+	if p == nil {
+		return
+	}
+	f.prog = nil
+	close(p.stop)
+	f.notes.Raw(eraseRows(p.drawn))
+}
+
+// eraseRows moves to the first of n rows drawn and erases from there.
+func eraseRows(n int) string {
+	if n == 0 {
+		return ""
+	}
+	s := "\r"
+	if n > 1 {
+		s += fmt.Sprintf("\x1b[%dA", n-1)
+	}
+	return s + "\x1b[J"
+}
+
+// drawProgress redraws the progress rows in place, each cut to the width
+// so that none wraps (the rows erased are the rows drawn).
+func (f *TerminalFace) drawProgress() {
+	p := f.prog
+	width := 80
+	if w := f.notes.Width; w != nil && w() > 0 {
+		width = w()
+	}
+	secs := int(f.now().Sub(p.start) / time.Second)
+	var rows []string
+	if p.command {
+		rows = append(rows, fmt.Sprintf("  ⋯ running · %ds", secs))
+		for _, l := range p.shown() {
+			rows = append(rows, "  │ "+l)
+		}
+	} else {
+		rows = append(rows, fmt.Sprintf("%s waiting for the model · %ds", spinnerFrames[p.frame%len(spinnerFrames)], secs))
+	}
+	var b strings.Builder
+	b.WriteString(eraseRows(p.drawn))
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteString("\r\n")
+		}
+		r = runewidth.Truncate(r, width-1, "…")
+		if f.p.On {
+			r = sgrDim + r + sgrReset
+		}
+		b.WriteString(r)
+	}
+	p.drawn = len(rows)
+	f.notes.Raw(b.String())
+}
+
+// output takes a piece of a running command's output.
+func (p *progress) output(s string) {
+	for {
+		line, rest, ok := strings.Cut(s, "\n")
+		p.part += line
+		if !ok {
+			break
+		}
+		p.lines = append(p.lines, p.part)
+		p.part, s = "", rest
+		if len(p.lines) > liveLines {
+			p.lines = p.lines[len(p.lines)-liveLines:]
+		}
+	}
+	if len(p.part) > maxLivePart {
+		p.part = p.part[len(p.part)-maxLivePart:]
+	}
+}
+
+// shown are the last lines as one row each: what a carriage return
+// overwrote is left out, as the terminal would, and the rest rendered.
+func (p *progress) shown() []string {
+	lines := append([]string(nil), p.lines...)
+	if strings.TrimSpace(p.part) != "" {
+		lines = append(lines, p.part)
+	}
+	if len(lines) > liveLines {
+		lines = lines[len(lines)-liveLines:]
+	}
+	for i, l := range lines {
+		l = strings.TrimSuffix(l, "\r")
+		if j := strings.LastIndexByte(l, '\r'); j >= 0 {
+			l = l[j+1:]
+		}
+		lines[i] = strings.ReplaceAll(render.Text(l), "\t", "    ")
+	}
+	return lines
+}

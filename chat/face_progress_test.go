@@ -1,0 +1,67 @@
+package chat
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/creack/pty"
+	"github.com/wisp-sh/wisp/internal/render/rendertest"
+)
+
+// faceOnPTY is a TerminalFace writing to a real pseudo-terminal, read
+// back through an emulator.
+func faceOnPTY(t *testing.T, cols int) (*TerminalFace, *rendertest.Screen) {
+	t.Helper()
+	master, slave, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	pty.Setsize(master, &pty.Winsize{Rows: 24, Cols: uint16(cols)})
+	scr := rendertest.NewScreen(cols, 24)
+	go io.Copy(scr, master)
+	t.Cleanup(func() { slave.Close(); master.Close(); scr.Close() })
+	return NewTerminalFace(slave, slave, false), scr
+}
+
+// The spinner shows while the model is silent and is gone when its words
+// come; the words take its place.
+func TestSpinnerClearsWhenTheWordsCome(t *testing.T) {
+	f, scr := faceOnPTY(t, 60)
+	f.Emit(Event{Type: EventWaiting})
+	waitScreen(t, scr, "waiting for the model · 0s")
+	f.Emit(Event{Type: EventText, Text: "Here it is."})
+	f.Emit(Event{Type: EventMessage, Text: "Here it is."})
+	waitScreen(t, scr, "Here it is.")
+	if strings.Contains(scr.Text(), "waiting") || scr.Lines()[0] != "Here it is." {
+		t.Errorf("the spinner stayed:\n%s", scr.Text())
+	}
+}
+
+// A model's command shows its last lines, each cut to the width and its
+// escapes shown, while it runs; then only the usual result stays.
+func TestARunningCommandShowsItsLastLinesThenTheResult(t *testing.T) {
+	f, scr := faceOnPTY(t, 40)
+	zero := 0
+	f.Emit(Event{Type: EventToolCall, Name: "run_command", Command: "make"})
+	f.Emit(Event{Type: EventCommandStart, Origin: "model", Command: "make"})
+	waitScreen(t, scr, "⋯ running · 0s")
+	f.Emit(Event{Type: EventOutput, Origin: "model", Text: "one\ntwo\nthree\nfour " + strings.Repeat("x", 60) + "\nfi"})
+	f.Emit(Event{Type: EventOutput, Origin: "model", Text: "ve\x1b]0;t\x07\n"})
+	waitScreen(t, scr, `  │ five\x1b]0;t\a`)
+	lines := scr.Lines()
+	if len(lines) != 5 || lines[2] != "  │ three" || len([]rune(lines[3])) != 39 || !strings.HasSuffix(lines[3], "…") {
+		t.Errorf("the live rows:\n%s", scr.Text())
+	}
+	if len(scr.Titles()) > 0 {
+		t.Errorf("the output set the title: %q", scr.Titles())
+	}
+	f.Emit(Event{Type: EventCommandOutcome, Origin: "model", Command: "make", Ran: true, ExitCode: &zero, Output: "done\n"})
+	f.Emit(Event{Type: EventToolResult, Name: "run_command", Text: "done"})
+	f.Emit(Event{Type: EventText, Text: "Built."})
+	f.Emit(Event{Type: EventMessage, Text: "Built."})
+	waitScreen(t, scr, "Built.")
+	if got := scr.Text(); got != "● make\n  │ done\nBuilt." {
+		t.Errorf("after the run the screen is\n%s", got)
+	}
+}
