@@ -76,6 +76,7 @@ func doctorChecks(app *App, home config.Home) []doctorCheck {
 			}
 			return doctorSandbox(app, home)
 		}},
+		{"apparmor", func() (string, error) { return doctorAppArmor(app, homeErr) }},
 		{"approval", func() (string, error) {
 			if homeErr != nil {
 				return "", errHomeUnsafe

@@ -26,10 +26,12 @@ const restrictedStageEnv = "WISP_TEST_RESTRICTED_USERNS"
 // /sys/module/apparmor/parameters/enabled saying Y in its mount namespace,
 // as on a kernel with AppArmor. When it returns false the test's body has
 // run there already (the test binary ran itself again, for this test
-// alone) and passed, or t failed; the caller returns. As root it first runs
-// again as the unprivileged test user (NewRerun), since the restriction is
-// one on unprivileged users.
-func InRestrictedUserns(t *testing.T) bool {
+// alone) and passed, or t failed; the caller returns. The restriction is
+// one on unprivileged users: root starts that run as the unprivileged test
+// user (the binary copied by NewRerun, HOME and TMPDIR a folder of its own,
+// then rerunEnv), with root's ids mapped too; another user starts it as
+// itself, with only its own ids mapped, so that root's files look nobody's.
+func InRestrictedUserns(t *testing.T, rerunEnv ...string) bool {
 	t.Helper()
 	switch os.Getenv(restrictedStageEnv) {
 	case "inside":
@@ -39,32 +41,56 @@ func InRestrictedUserns(t *testing.T) bool {
 		return false
 	}
 	if os.Geteuid() == 0 {
-		r := NewRerun(t)
-		r.Run(t, "^"+t.Name()+"$", nil, t.Name())
+		runRestrictedAsUser(t, rerunEnv)
 		return false
 	}
-	runRestricted(t)
-	return false
-}
-
-// runRestricted starts this test again in a new user and mount namespace,
-// its uid and gid mapped to themselves, holding (as ambient capabilities)
-// what the setup needs: CAP_SYS_ADMIN for the mount, CAP_SYS_RESOURCE for
-// the sysctl.
-func runRestricted(t *testing.T) {
-	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(exe, "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
-	cmd.Env = append(os.Environ(), restrictedStageEnv+"=setup")
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:  syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-		UidMappings: []syscall.SysProcIDMap{{ContainerID: os.Geteuid(), HostID: os.Geteuid(), Size: 1}},
-		GidMappings: []syscall.SysProcIDMap{{ContainerID: os.Getegid(), HostID: os.Getegid(), Size: 1}},
-		AmbientCaps: []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SYS_RESOURCE},
+	runRestricted(t, exe, "", nil, selfMapping(os.Geteuid(), os.Getegid()), os.Environ())
+	return false
+}
+
+// runRestrictedAsUser is root's way in: the binary copied where the
+// unprivileged test user can run it (NewRerun), started as that user in
+// the new namespace, with root mapped too, so that root's files still look
+// root's there (mapping only the user's own uid, as a person's test run
+// must, shows them as nobody's, which wisp's home check rightly refuses).
+func runRestrictedAsUser(t *testing.T, env []string) {
+	t.Helper()
+	r := NewRerun(t)
+	maps := selfMapping(r.UID, r.GID)
+	maps.UidMappings = append(maps.UidMappings, syscall.SysProcIDMap{ContainerID: 0, HostID: 0, Size: 1})
+	maps.GidMappings = append(maps.GidMappings, syscall.SysProcIDMap{ContainerID: 0, HostID: 0, Size: 1})
+	maps.GidMappingsEnableSetgroups = true // to clear root's supplementary groups
+	maps.Credential = &syscall.Credential{Uid: uint32(r.UID), Gid: uint32(r.GID), Groups: []uint32{}}
+	runEnv := append(append(os.Environ(), "TMPDIR="+r.Tmp, "HOME="+r.Tmp), env...)
+	runRestricted(t, r.bin, r.Tmp, maps, nil, runEnv)
+}
+
+func selfMapping(uid, gid int) *syscall.SysProcAttr {
+	return &syscall.SysProcAttr{
+		UidMappings: []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
+		GidMappings: []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
 	}
+}
+
+// runRestricted starts this test again (exe) in a new user and mount
+// namespace with the ids of attr (or of self), holding, as ambient
+// capabilities, what the setup needs: CAP_SYS_ADMIN for the mount,
+// CAP_SYS_RESOURCE for the sysctl.
+func runRestricted(t *testing.T, exe, dir string, attr, self *syscall.SysProcAttr, env []string) {
+	t.Helper()
+	if attr == nil {
+		attr = self
+	}
+	attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS
+	attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_SYS_RESOURCE}
+	cmd := exec.Command(exe, "-test.run=^"+t.Name()+"$", "-test.v", "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = append(env, restrictedStageEnv+"=setup")
+	cmd.SysProcAttr = attr
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {
