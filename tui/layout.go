@@ -125,14 +125,20 @@ func (l layout) cardEnd(c *card) []string {
 	case c.ran:
 		lines = append(lines, l.st.dim.Render("  "+exitText(c.exit)+" · "+elapsed(c.ended.Sub(c.started))))
 	}
+	// A typed command's notes say what the sandbox did in the person's
+	// words; a model's card shows the sandbox: line the model read instead.
+	model := !c.person && c.sandboxLine != ""
 	sandboxNote := "· " + strings.TrimPrefix(c.sandboxLine, "sandbox: ")
 	for _, n := range c.notes {
-		if strings.HasPrefix(n, "· exit status") || (c.sandboxLine != "" && n == sandboxNote) || n == c.notRun {
+		if strings.HasPrefix(n, "· exit status") || n == c.notRun ||
+			(model && (n == sandboxNote || strings.HasPrefix(n, "· the sandbox"))) {
 			continue
 		}
-		lines = append(lines, wrap("  "+render.Line(n), l.width, l.st.warning)...)
+		for _, part := range strings.Split(n, "\n") {
+			lines = append(lines, wrap("  "+render.Line(part), l.width, l.st.warning)...)
+		}
 	}
-	if c.sandboxLine != "" {
+	if model {
 		lines = append(lines, wrap("  "+render.Line(c.sandboxLine), l.width, l.st.warning)...)
 	}
 	return lines

@@ -89,18 +89,24 @@ func (c *ptyTUI) resize(w, h int) {
 	pty.Setsize(c.tty, &pty.Winsize{Rows: uint16(h), Cols: uint16(w)})
 }
 
-// waitFor waits until s is on the screen. The wait guards against a
+// waitFor waits until s is on the screen, on one line or wrapped over
+// several (a long path wraps at 80 columns). The wait guards against a
 // hang; it is not a timed assertion.
 func (c *ptyTUI) waitFor(s string) {
 	c.t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		if strings.Contains(c.screen().Text(), s) {
+		if c.shows(s) {
 			return
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
 	c.t.Fatalf("never saw %q on the screen:\n%s", s, c.screen().Text())
+}
+
+func (c *ptyTUI) shows(s string) bool {
+	lines := c.screen().Lines()
+	return strings.Contains(strings.Join(lines, "\n"), s) || strings.Contains(strings.Join(lines, ""), s)
 }
 
 // waitGone waits until s has left the screen.

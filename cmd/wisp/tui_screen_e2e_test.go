@@ -24,10 +24,9 @@ func TestTUIModelCommandRefusedAndNamed(t *testing.T) {
 	c.typeText("start another wisp", "› start another wisp")
 	c.send("\r")
 	c.waitFor("It was refused.")
-	screen := c.screen().Text()
 	for _, want := range []string{"● wisp tui", "· blocked by policy:", "nested-wisp"} {
-		if !strings.Contains(screen, want) {
-			t.Errorf("the screen lacks %q:\n%s", want, screen)
+		if !c.shows(want) {
+			t.Errorf("the screen lacks %q:\n%s", want, c.screen().Text())
 		}
 	}
 	if got := toolResults(srv, 1); !strings.Contains(got, "nested-wisp") {
@@ -79,7 +78,7 @@ func TestTUIOutsideRequestApprovedThenDenied(t *testing.T) {
 	if _, err := os.Stat(denied); err == nil {
 		t.Error("the denied command ran")
 	}
-	if !strings.Contains(c.screen().Text(), "you denied: touch "+denied) {
+	if !c.shows("you denied: touch " + denied) {
 		t.Errorf("the denial is not on the screen:\n%s", c.screen().Text())
 	}
 }
@@ -94,14 +93,14 @@ func TestTUITypedCommandsInAndOutsideTheSandbox(t *testing.T) {
 	srv := modeltest.NewServer(t, modeltest.Turn{Text: []string{"Noted."}})
 	c := e.tuiWith(srv, false)
 	c.typeText("!", "\n!\n")
-	c.typeText("touch "+target, "! touch "+target)
+	c.typeText("touch "+target, "! touch /")
 	c.send("\r")
 	c.waitFor("the sandbox refused writing to " + target)
 	if _, err := os.Stat(target); err == nil {
 		t.Fatal("a write outside was made after a single !")
 	}
 	c.typeText("!!", "\n!!\n")
-	c.typeText("touch "+target, "!! touch "+target)
+	c.typeText("touch "+target, "!! touch /")
 	c.send("\r")
 	c.waitFor("! running OUTSIDE the sandbox, as you typed it: it may write anywhere you can")
 	c.waitFor("exit 0")
