@@ -64,10 +64,6 @@ func (b *Bar) current(c click) (pending.Pending, bool) {
 	return p, true
 }
 
-func (b *Bar) gone(id string) {
-	b.notify(fmt.Sprintf("nothing to answer: request %s is no longer waiting: it was answered elsewhere, withdrawn or expired", id))
-}
-
 // answer writes the person's decision through pending, bound to the bytes
 // shown. A repeated click writes nothing new.
 func (b *Bar) answer(c click) {

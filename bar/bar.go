@@ -95,13 +95,15 @@ type Bar struct {
 	posted map[uint64]posted // banners shown for requests still listed
 	serial uint64            // the last banner's serial
 	// noticeShown: the notice banner may be on screen.
-	noticeShown bool
-	dismissed   map[string]string         // request id -> binding of the banner dismissed
-	answered    map[string]string         // request id -> binding this Bar answered
-	answers     map[string]pending.Answer // answers beside the requests listed
-	paused      bool
-	off         BannerStatus
-	notice      string
+	noticeShown   bool
+	dismissed     map[string]string         // request id -> binding of the banner dismissed
+	answered      map[string]string         // request id -> binding this Bar answered
+	answers       map[string]pending.Answer // answers beside the requests listed
+	finished      map[string]pending.Answer // answers of requests no longer listed
+	finishedOrder []string                  // finished's ids, oldest first
+	paused        bool
+	off           BannerStatus
+	notice        string
 	// watchProblem says why the folder is not watched, until a retry.
 	watchProblem string
 	lastMenu     *Menu
@@ -130,6 +132,7 @@ func New(cfg Config) *Bar {
 		dismissed: map[string]string{},
 		answered:  map[string]string{},
 		answers:   map[string]pending.Answer{},
+		finished:  map[string]pending.Answer{},
 		off:       BannerStatus{Off: cfg.BannersOff},
 	}
 }
@@ -293,6 +296,7 @@ func (b *Bar) update() {
 	b.forgetGone(b.dismissed)
 	b.forgetGone(b.answered)
 	b.forgetPosted()
+	b.rememberFinished()
 	b.readAnswers()
 	b.watchRequesters()
 	b.syncBanners()

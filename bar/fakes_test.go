@@ -57,27 +57,43 @@ func withNotice(part string) func(Menu) bool {
 // fakeFace records what the Bar raised and withdrew, and sends the
 // person's clicks.
 type fakeFace struct {
-	events chan BannerEvent
-	calls  chan string // "show ID", "withdraw ID", "details ID"
-	mu     sync.Mutex
-	shows  map[string]Banner
+	events  chan BannerEvent
+	calls   chan string // "show ID", "withdraw ID", "details ID"
+	mu      sync.Mutex
+	shows   map[string]Banner
+	serials map[string]uint64
 }
 
 func newFakeFace() *fakeFace {
-	return &fakeFace{events: make(chan BannerEvent, 16), calls: make(chan string, 256), shows: map[string]Banner{}}
+	return &fakeFace{events: make(chan BannerEvent, 16), calls: make(chan string, 256), shows: map[string]Banner{}, serials: map[string]uint64{}}
 }
 
 func (f *fakeFace) Show(b Banner) error {
 	f.mu.Lock()
 	f.shows[b.ID] = b
+	f.serials[b.ID] = b.Serial
 	f.mu.Unlock()
 	f.calls <- "show " + b.ID
 	return nil
 }
 
-func (f *fakeFace) Withdraw(id string) error    { f.calls <- "withdraw " + id; return nil }
-func (f *fakeFace) ShowDetails(d Details) error { f.calls <- "details " + d.ID; return nil }
-func (f *fakeFace) Events() <-chan BannerEvent  { return f.events }
+func (f *fakeFace) Withdraw(id string) error { f.calls <- "withdraw " + id; return nil }
+
+func (f *fakeFace) ShowDetails(d Details) error {
+	f.mu.Lock()
+	f.serials[d.ID] = d.Serial
+	f.mu.Unlock()
+	f.calls <- "details " + d.ID
+	return nil
+}
+
+// serial is the Serial of the last banner or details shown for id.
+func (f *fakeFace) serial(id string) uint64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.serials[id]
+}
+func (f *fakeFace) Events() <-chan BannerEvent { return f.events }
 
 func (f *fakeFace) banner(id string) Banner {
 	f.mu.Lock()
