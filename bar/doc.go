@@ -22,6 +22,14 @@
 //   - Answering is idempotent (pending.Channel.Answer): a second click, or a
 //     server that reports one click twice, writes nothing new.
 //   - Identical requests from one requester raise one banner at a time.
+//   - A banner lives as long as its request: withdrawn, Details included,
+//     once the request is answered anywhere, withdrawn, expired, changed or
+//     its requester has died, and all of them when the Bar ends or the
+//     face says banners are off (a server that left took them).
+//   - Each banner shown carries a serial the face reports back with every
+//     event about it: a close or a click is about that banner, not merely
+//     its request, so the close of a banner Details replaced changes
+//     nothing, and a click answers for the bytes that banner showed.
 //   - A malformed file is never shown as approvable: only what
 //     pending.Channel lists is shown.
 package bar

@@ -11,11 +11,22 @@
 // # The protocol as wisp uses it
 //
 // Show calls Notify with app_name "wisp", the banner's actions flattened to
-// key, label pairs, expire_timeout 0 (never expire) and the hints urgency 2
-// (critical), resident true (keep the banner after a click) and, when set,
-// category. A second Show for the same request passes the notification id
-// as replaces_id, so the banner is updated in place. Withdraw calls
-// CloseNotification.
+// key, label pairs, expire_timeout 0 (never expire; -1, the server's own,
+// for a banner that may Expire), the hint urgency (critical for what may not
+// wait: a request to run outside the sandbox), resident true when asked
+// (keep the banner after a click) and, when set, category. A second Show for
+// the same request passes the notification id as replaces_id, so the banner
+// is updated in place. Withdraw calls CloseNotification.
+//
+// Connect needs a server on the bus. Attach does not: it follows
+// org.freedesktop.Notifications through NameOwnerChanged (believed only from
+// the bus daemon), asks a server that appears for its capabilities, forgets
+// the banners of one that leaves (they went with it), and reports each change
+// as a Status. With a Record file it keeps the ids of the banners it shows,
+// with the bus's id and the server's and its own unique names, rewritten
+// atomically, and at Attach closes what a Notifier that ended without Close
+// left, when that one's connection is gone and the same server still shows
+// them. Reach, for wisp doctor, says what is on the bus and starts nothing.
 //
 // Servers send ActionInvoked and NotificationClosed to the connection that
 // called Notify, and some (dunst, verified) send them to that connection
@@ -32,7 +43,9 @@
 //
 // # Events
 //
-// ActionInvoked(id, key) becomes Event{ID, Action: key}. A click on the body
+// ActionInvoked(id, key) becomes Event{ID, Action: key, Serial}, where
+// Serial is the caller's Banner.Serial of the banner last posted in that
+// notification (every event carries it). A click on the body
 // of the banner, where the server supports it and the banner lists an action
 // with the key "default", arrives as Action "default": the bar maps it to
 // "open details", never to an approval. Some servers emit ActionInvoked more
