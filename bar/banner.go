@@ -67,7 +67,7 @@ func BannerFor(p pending.Pending, home string) Banner {
 func bannerActions(r pending.Request) []BannerAction {
 	var actions []BannerAction
 	if slices.Contains(r.Scopes, pending.ScopeOnce) {
-		actions = append(actions, BannerAction{ActionApprove, "Approve once"})
+		actions = append(actions, BannerAction{ActionApprove, scopeLabel(r, pending.ScopeOnce)})
 	}
 	return append(actions, BannerAction{ActionDeny, "Deny"}, BannerAction{ActionDetails, "Details"})
 }

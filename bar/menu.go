@@ -143,7 +143,7 @@ func answerItems(p pending.Pending) []Item {
 	items := []Item{{Label: "digest " + pending.Digest(p.Binding) + " · asked by wisp " + p.Request.Face, Disabled: true}}
 	for _, scope := range []string{pending.ScopeOnce, pending.ScopeSession, pending.ScopeProject, pending.ScopeAlways} {
 		if slices.Contains(p.Request.Scopes, scope) {
-			items = append(items, Item{Key: requestKey(verbApprove, p, scope), Label: scopeLabels[scope]})
+			items = append(items, Item{Key: requestKey(verbApprove, p, scope), Label: scopeLabel(p.Request, scope)})
 		}
 	}
 	return append(items,

@@ -27,6 +27,9 @@ func BannerTitle(r pending.Request) string {
 	if r.OutsideSandbox {
 		return outsideTitle
 	}
+	if title, ok := networkTitle(r); ok {
+		return title
+	}
 	if r.Kind == pending.KindAddDirectory {
 		return "wisp: let commands write in " + visible(pending.AddDirectoryFolder(r)) + " for this session?"
 	}
