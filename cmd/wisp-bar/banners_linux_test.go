@@ -66,11 +66,14 @@ func TestDetailsBannerApprovesAfterItsBannerCloses(t *testing.T) {
 			d.waitOpen(t, "the details shown", details.ID)
 			m := d.client.waitMenu(t, "the request", has("OUTSIDE THE SANDBOX: brew upgrade"))
 			mustFind(t, m, "wisp: 1 request waits")
+			d.checkPending(t, r.id, true)
 			d.server.Invoke(details.ID, "approve")
 			if e := r.decided(t); !e.Approved || e.Scope != "once" || e.By != "wisp-bar" {
 				t.Errorf("decision %+v", e)
 			}
 			d.waitOpen(t, "the details withdrawn once answered")
+			d.client.waitMenu(t, "nothing waiting", has("wisp: nothing waits for an answer"))
+			d.checkPending(t, r.id, false)
 		})
 	}
 }
@@ -90,6 +93,19 @@ func TestDetailsWithdrawnWhenAnsweredElsewhere(t *testing.T) {
 	}
 	d.waitOpen(t, "the details withdrawn")
 	d.client.waitMenu(t, "nothing waiting", has("wisp: nothing waits for an answer"))
+}
+
+// checkPending checks that `wisp approvals pending` lists request id, or
+// not: what the screen and the menu say, it says too.
+func (d *desk) checkPending(t *testing.T, id string, listed bool) {
+	t.Helper()
+	out, err := runWispApprovals(t, d.home, "pending")
+	if err != nil && listed {
+		t.Fatalf("wisp approvals pending: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), id) != listed {
+		t.Errorf("wisp approvals pending lists request %s: %v, want %v:\n%s", id, !listed, listed, out)
+	}
 }
 
 // answerElsewhere answers request id as `wisp approvals` does.
