@@ -139,6 +139,11 @@ func (s Status) Lines() []string {
 			lines = append(lines, "not covered: "+g)
 		}
 	}
+	if s.Backend == (Seatbelt{}).Name() {
+		for _, g := range SeatbeltGaps(s.Spec) {
+			lines = append(lines, "not covered: "+g)
+		}
+	}
 	return lines
 }
 

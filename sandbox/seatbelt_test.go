@@ -338,3 +338,20 @@ func TestSeatbeltPins(t *testing.T) {
 		t.Errorf("a folder beside the pinned ones cannot be removed (by %s)", by)
 	}
 }
+
+// TestSeatbeltReportGaps: on macOS `wisp sandbox report` names what the
+// profile leaves open, and the Unix socket switch changes what it says.
+func TestSeatbeltReportGaps(t *testing.T) {
+	for _, unix := range []bool{false, true} {
+		spec := decisionSpec(true, unix)
+		lines := strings.Join(sandbox.Status{Backend: "seatbelt", Spec: spec}.Lines(), "\n")
+		for _, want := range []string{"not covered: a command can read the arguments and environment of wisp", "not covered: a command can write to every terminal", "outlives the run"} {
+			if !strings.Contains(lines, want) {
+				t.Errorf("unixSockets=%v: the report lacks %q:\n%s", unix, want, lines)
+			}
+		}
+		if got := strings.Contains(lines, "allowUnixSockets"); got != unix {
+			t.Errorf("unixSockets=%v: the report names allowUnixSockets = %v:\n%s", unix, got, lines)
+		}
+	}
+}
