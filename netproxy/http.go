@@ -89,7 +89,7 @@ func (p *Proxy) forward(c net.Conn, req *http.Request, up *upstream) (*upstream,
 		writeStatus(c, http.StatusBadRequest, "wisp: "+err.Error()+"\n")
 		return nil, false
 	}
-	host, why := p.allow(host, port)
+	host, why := p.allowFor(up, host, port)
 	if why != "" {
 		up.close()
 		writeStatus(c, http.StatusForbidden, refusedBody(host, port, why))
@@ -101,6 +101,16 @@ func (p *Proxy) forward(c net.Conn, req *http.Request, up *upstream) (*upstream,
 		return nil, false
 	}
 	return up, p.roundTrip(c, req, up)
+}
+
+// allowFor is allow for a plain-HTTP request, but once per upstream
+// connection: a request kept alive to the host already let through is
+// not decided, nor audited, again.
+func (p *Proxy) allowFor(up *upstream, host string, port int) (string, string) {
+	if h, err := NormalizeHost(host); err == nil && up != nil && up.hostport == net.JoinHostPort(h, strconv.Itoa(port)) {
+		return h, ""
+	}
+	return p.allow(host, port)
 }
 
 func (p *Proxy) upstreamFor(up *upstream, host string, port int) (*upstream, error) {

@@ -91,7 +91,7 @@ func TestUnlistedHostAskedOnceThenReached(t *testing.T) {
 	end = p.Begin("c2", "npm install")
 	defer end()
 	a.gate = nil
-	get(t, c, o.hostURL("new.test"))
+	get(t, client(p, nil), o.hostURL("new.test")) // another command's process: a connection of its own
 	if a.count() != 2 {
 		t.Errorf("asked %d times over two commands with once, want twice", a.count())
 	}
@@ -223,4 +223,25 @@ func socksDial(t *testing.T, p *Proxy, host string, port int) (net.Conn, byte) {
 		t.Fatalf("reply: %v", err)
 	}
 	return c, r[1]
+}
+
+// TestKeptAliveRequestsDecidedOnce: requests kept alive to the same host
+// are decided, and audited, once per connection.
+func TestKeptAliveRequestsDecidedOnce(t *testing.T) {
+	o := newOrigin(t, false)
+	var mu sync.Mutex
+	decided := 0
+	p := startProxy(t, Options{Rules: mustRules(t, []string{"registry.test"}, nil),
+		OnDecision: func(Decision) { mu.Lock(); decided++; mu.Unlock() }}, "registry.test")
+	c := client(p, nil)
+	for range 3 {
+		if s, _ := get(t, c, o.hostURL("registry.test")); s != 200 {
+			t.Fatalf("status %d", s)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if decided != 1 {
+		t.Errorf("%d decisions for three requests over one kept-alive connection, want 1", decided)
+	}
 }
