@@ -159,6 +159,7 @@ func (ws macWorkspace) run(t *testing.T, c macCase) []byte {
 		"LANG=C", "OUT=" + ws.outside, "ROOT=" + ws.root, "PARENT=" + strconv.Itoa(os.Getpid()),
 		"GIT_CONFIG_NOSYSTEM=1", "HOMEBREW_NO_AUTO_UPDATE=1", "HOMEBREW_NO_ANALYTICS=1",
 		"HOMEBREW_NO_ENV_HINTS=1", "HOMEBREW_CACHE=" + ws.root + "/tmp/brew-cache",
+		"HOMEBREW_LOGS=" + ws.root + "/tmp/brew-logs", "HOMEBREW_TEMP=" + ws.root + "/tmp",
 	}
 	out, _ := cmd.CombinedOutput()
 	return out
