@@ -30,9 +30,13 @@ type TerminalFace struct {
 	words, notes *render.Writer
 	p            Palette
 	mu           sync.Mutex
+	md           *markdown // the model's words, rendered
 	tty          bool      // notes go to a terminal: progress is drawn
 	prog         *progress // what is drawn in place now, or nil
 	now          func() time.Time
+	// OutputHint says how to see a whole output, with %s for its id;
+	// empty: chat's /output ID.
+	OutputHint string
 }
 
 // NewTerminalFace makes a face writing to words and notes (may be the
@@ -43,7 +47,8 @@ func NewTerminalFace(words, notes io.Writer, colour bool) *TerminalFace {
 	if notes != words {
 		n = render.NewWriter(notes, widthOf(notes))
 	}
-	return &TerminalFace{words: w, notes: n, p: Palette{On: colour}, tty: isTTY(notes), now: time.Now}
+	return &TerminalFace{words: w, notes: n, p: Palette{On: colour}, md: newMarkdown(w, colour),
+		tty: isTTY(notes), now: time.Now}
 }
 
 // isTTY reports whether w is a terminal.
@@ -80,9 +85,12 @@ func (f *TerminalFace) Emit(ev Event) {
 		return
 	}
 	f.stopProgress()
+	if ev.Type == EventText {
+		f.md.Write(ev.Text)
+		return
+	}
+	f.md.End()
 	switch ev.Type {
-	case EventText:
-		f.words.WriteString(ev.Text)
 	case EventMessage:
 		f.words.EndLine()
 	case EventOutput:
@@ -129,6 +137,7 @@ func (f *TerminalFace) Println(s string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.stopProgress()
+	f.md.End()
 	f.line("", s)
 }
 
@@ -179,7 +188,11 @@ func (f *TerminalFace) toolCall(ev Event) {
 func (f *TerminalFace) outcome(ev Event) {
 	f.notes.EndLine()
 	if ev.Origin != "person" && ev.Output != "" {
-		for _, l := range tailLines(render.Text(ev.Output), outputTailLines) {
+		lines, above := tailLines(render.Text(ev.Output), outputTailLines)
+		if above > 0 {
+			f.line(sgrDim, "  │ "+f.aboveNote(above, render.Line(ev.OutputID)))
+		}
+		for _, l := range lines {
 			f.line(sgrDim, "  │ "+l)
 		}
 	}
@@ -212,11 +225,25 @@ func firstLine(s string, max int) string {
 	return s
 }
 
-func tailLines(s string, n int) []string {
+// tailLines are the last n lines of s, and how many came before them.
+func tailLines(s string, n int) ([]string, int) {
 	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	if len(lines) > n {
-		skipped := len(lines) - n
-		lines = append([]string{fmt.Sprintf("… %d lines above", skipped)}, lines[skipped:]...)
+	if len(lines) <= n {
+		return lines, 0
 	}
-	return lines
+	return lines[len(lines)-n:], len(lines) - n
+}
+
+// aboveNote says how many lines of a command's output are not shown, and
+// how to see them all.
+func (f *TerminalFace) aboveNote(above int, id string) string {
+	note := fmt.Sprintf("… %d lines above", above)
+	if id == "" {
+		return note
+	}
+	hint := f.OutputHint
+	if hint == "" {
+		hint = "/output %s shows them all"
+	}
+	return note + "; " + fmt.Sprintf(hint, id)
 }

@@ -75,6 +75,9 @@ func handleLine(ctx context.Context, o TerminalOptions, line string) bool {
 		})
 		return false
 	}
+	if sessionSlash(ctx, o, line) {
+		return false
+	}
 	if quit, ok := slash(line, o.Approvals, o.Face.Println); ok {
 		return quit
 	}

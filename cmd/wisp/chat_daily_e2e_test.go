@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -69,5 +70,53 @@ func TestChatModelsSlowCommandShowsItsLiveLines(t *testing.T) {
 		if !hasLine(lines, want) {
 			t.Errorf("no line %q after the run:\n%s", want, strings.Join(lines, "\n"))
 		}
+	}
+}
+
+// The model's Markdown is rendered: heading and emphasis without their
+// marks, a bullet, a link with its target, a code line as it is; its
+// prose wraps at words. A cut output names its id, and /output ID shows
+// it whole.
+func TestChatRendersMarkdownAndShowsACutOutput(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	words := strings.Repeat("wisp renders prose ", 20)
+	srv := modeltest.NewServer(t,
+		modeltest.Turn{Text: []string{"## Plan\n", "Run **this** and *that*:\n- see [docs](https://ex", "ample.com/d)\n",
+			"```sh\nfor i in a b; do\n  echo \"$i\"\ndone\n```\n", words}},
+		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{runCall("call_1", `{"command":"seq 1 30"}`)}},
+		modeltest.Turn{Text: []string{"Counted."}})
+	c := e.chatWith(srv, false)
+	c.typeLine("plan")
+	c.expect("wisp renders prose")
+	c.expect("› ")
+	lines := c.shown()
+	for _, want := range []string{"Plan", "Run this and that:", "• see docs (https://example.com/d)", "for i in a b; do", `  echo "$i"`} {
+		if !hasLine(lines, want) {
+			t.Errorf("no line %q:\n%s", want, strings.Join(lines, "\n"))
+		}
+	}
+	noLine(t, lines, "```")
+	noLine(t, lines, "**")
+	for _, l := range lines {
+		if strings.HasPrefix(l, "wisp renders") {
+			if last := l[strings.LastIndexByte(l, ' ')+1:]; last != "wisp" && last != "renders" && last != "prose" {
+				t.Errorf("a word was cut at the line's end: %q", l)
+			}
+		}
+	}
+	c.typeLine("count")
+	c.expect("… 22 lines above; /output ")
+	c.expect("Counted.")
+	c.expect("› ")
+	id := regexp.MustCompile(`/output (\S+) shows them all`).FindStringSubmatch(c.screenVT.Text())
+	if id == nil {
+		t.Fatalf("no output id on the screen:\n%s", c.screenVT.Text())
+	}
+	c.typeLine("/output " + id[1])
+	c.expect("29\r\n30")
+	c.expect("› ")
+	if !hasLine(c.shown(), "1") || len(srv.Requests()) != 3 {
+		t.Errorf("/output did not show the whole output, or went to the model:\n%s", c.screenVT.Text())
 	}
 }
