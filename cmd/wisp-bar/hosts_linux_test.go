@@ -146,3 +146,16 @@ func TestSessionBusGoneEndsWispBar(t *testing.T) {
 		t.Errorf("exit %d; stderr:\n%s", code, p.stderr.String())
 	}
 }
+
+// A tray host already there that refuses the first registrations (its
+// object not yet exported) still gets the item: systray tries once,
+// wisp-bar again until the host takes it.
+func TestTrayHostNotReadyAtStart(t *testing.T) {
+	d, _ := bareDesk(t)
+	d.watcher = dbustest.StartWatcher(t, d.address, dbustest.NotReadyFor(2))
+	p := d.startBar(t)
+	d.client.waitMenu(t, "the empty menu", has("wisp: nothing waits for an answer"))
+	if strings.Contains(p.stderr.String(), "failed to register") {
+		t.Errorf("wisp-bar passed on systray's registration failure, which it mends itself:\n%s", p.stderr.String())
+	}
+}

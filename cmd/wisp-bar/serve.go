@@ -9,6 +9,7 @@ import (
 	"log"
 	"os"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -42,6 +43,8 @@ type platform struct {
 // session bus; every banner it showed is withdrawn on the way out.
 func serve(home config.Home, stderr io.Writer) int {
 	logger := log.New(stderr, "wisp-bar: ", log.LstdFlags)
+	log.SetFlags(0)
+	log.SetOutput(systrayLog{logger})
 	p, err := openPlatform(home, logger)
 	if err != nil {
 		return fail(stderr, err, platformHints...)
@@ -58,6 +61,20 @@ func serve(home config.Home, stderr io.Writer) int {
 			"start wisp-bar again in your next desktop session (its autostart does)")
 	}
 	return 0
+}
+
+// systrayLog takes what fyne.io/systray prints with the log package into
+// wisp-bar's log. Its registration failures are left out: wisp-bar
+// registers the item itself whenever a tray host appears, and says what
+// became of it (a failure at start only means no host runs yet).
+type systrayLog struct{ logger *log.Logger }
+
+func (s systrayLog) Write(p []byte) (int, error) {
+	line := strings.TrimSpace(string(p))
+	if !strings.Contains(line, "systray error: failed to register:") {
+		s.logger.Print(line)
+	}
+	return len(p), nil
 }
 
 func barConfig(home config.Home, p platform, t *tray, logger *log.Logger) bar.Config {

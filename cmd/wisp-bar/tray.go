@@ -18,6 +18,9 @@ import (
 type tray struct {
 	click   func(key string)
 	stopped atomic.Bool
+	// up is closed once the item is on the bus and shows its first menu.
+	up     chan struct{}
+	upOnce sync.Once
 
 	mu    sync.Mutex
 	nodes []*trayNode
@@ -31,7 +34,7 @@ type trayNode struct {
 	children []*trayNode
 }
 
-func newTray() *tray { return &tray{} }
+func newTray() *tray { return &tray{up: make(chan struct{})} }
 
 // SetMenu shows m, until stop.
 func (t *tray) SetMenu(m bar.Menu) {
@@ -40,6 +43,7 @@ func (t *tray) SetMenu(m bar.Menu) {
 	if t.stopped.Load() {
 		return
 	}
+	defer t.upOnce.Do(func() { close(t.up) })
 	t.setHeader(m)
 	if t.last != nil && sameShape(t.last.Items, m.Items) {
 		update(t.nodes, m.Items)

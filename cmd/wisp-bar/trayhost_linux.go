@@ -25,10 +25,16 @@ const (
 )
 
 // hasTrayHost reports whether a tray host's watcher is on the bus.
-func hasTrayHost(conn *dbus.Conn) bool {
-	var has bool
-	err := conn.BusObject().Call("org.freedesktop.DBus.NameHasOwner", 0, watcherName).Store(&has)
-	return err == nil && has
+func hasTrayHost(conn *dbus.Conn) bool { return trayHostOwner(conn) != "" }
+
+// trayHostOwner is the unique name of the watcher's connection, "" when
+// there is none.
+func trayHostOwner(conn *dbus.Conn) string {
+	var owner string
+	if conn.BusObject().Call("org.freedesktop.DBus.GetNameOwner", 0, watcherName).Store(&owner) != nil {
+		return ""
+	}
+	return owner
 }
 
 // followTrayHost registers the tray item each time a StatusNotifierWatcher
@@ -47,6 +53,9 @@ func followTrayHost(conn *dbus.Conn, t *tray, logger *log.Logger) {
 	signals := make(chan *dbus.Signal, 8)
 	conn.Signal(signals)
 	owners := make(chan string, 1)
+	if owner := trayHostOwner(conn); owner != "" {
+		owners <- owner // systray tries it once; a host not ready yet is tried again
+	}
 	go registerEach(owners, t, logger)
 	for sig := range signals {
 		if owner, ok := watcherOwner(sig); ok {
@@ -72,6 +81,7 @@ func watcherOwner(sig *dbus.Signal) (string, bool) {
 }
 
 func registerEach(owners <-chan string, t *tray, logger *log.Logger) {
+	<-t.up // the item is exported: a host may read it
 	for owner := range owners {
 		if owner == "" {
 			logger.Printf("the tray host left the session bus; the menu shows again once one starts")
@@ -86,7 +96,7 @@ func registerEach(owners <-chan string, t *tray, logger *log.Logger) {
 			continue
 		}
 		t.rebuild()
-		logger.Printf("a tray host (%s) appeared: wisp-bar's menu is registered with it", watcherName)
+		logger.Printf("wisp-bar's menu is registered with the tray host (%s)", watcherName)
 	}
 }
 

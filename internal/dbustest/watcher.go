@@ -1,6 +1,7 @@
 package dbustest
 
 import (
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -63,8 +64,8 @@ func (w *Watcher) Stop() {
 	w.conn.Close()
 }
 
-// Registrations returns the unique names of every registration accepted so
-// far, oldest first.
+// Registrations returns the unique names of the items registered so far,
+// oldest first; an item registered twice is listed once.
 func (w *Watcher) Registrations() []string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -100,6 +101,9 @@ func (w *Watcher) register(sender string) *dbus.Error {
 	if w.notReady > 0 {
 		w.notReady--
 		return dbus.NewError("org.freedesktop.DBus.Error.UnknownObject", []any{"no such object path " + string(WatcherPath)})
+	}
+	if slices.Contains(w.items, sender) {
+		return nil // registered already: a host keeps one entry per item, as KDE's does
 	}
 	w.items = append(w.items, sender)
 	close(w.changed)
