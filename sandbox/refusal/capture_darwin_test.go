@@ -1,6 +1,7 @@
 package refusal
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -50,8 +51,10 @@ var macCases = []macCase{
 
 // TestCaptureCorpusMacOS runs each case under the real Seatbelt profile,
 // through sandbox-exec, and checks the verdict on what the real tool
-// printed. A tool that is not installed is a failure under
-// WISP_REQUIRE_KERNEL=1, but brew, which a Mac need not have.
+// printed; with -update it also writes the output as a fixture,
+// darwin-captured-NAME.txt, which TestCorpus then checks on every system.
+// A tool that is not installed is a failure under WISP_REQUIRE_KERNEL=1,
+// but brew, which a Mac need not have.
 func TestCaptureCorpusMacOS(t *testing.T) {
 	_, err := os.Stat(sandbox.SeatbeltExec)
 	testenv.NeedKernel(t, err == nil && !sandbox.Nested(), "sandbox-exec is missing, or the tests run inside another sandbox")
@@ -74,6 +77,9 @@ func TestCaptureCorpusMacOS(t *testing.T) {
 			}
 			if r.Verdict != c.verdict || !macPathsMatch(got, c.want, ws) {
 				t.Errorf("%s printed:\n%s\ngot %q %q, want %q %q", c.line, out, r.Verdict, got, c.verdict, c.want)
+			}
+			if *update {
+				writeFixture(t, "darwin-captured-"+c.name, ws.fixture(c, out, r))
 			}
 		})
 	}
@@ -163,4 +169,15 @@ func (ws macWorkspace) run(t *testing.T, c macCase) []byte {
 	}
 	out, _ := cmd.CombinedOutput()
 	return out
+}
+
+// fixture records the capture with the workspace written as $WORK.
+func (ws macWorkspace) fixture(c macCase, out []byte, r Result) fixture {
+	f := fixture{
+		comment: fmt.Sprintf("Captured by TestCaptureCorpusMacOS/%s under Seatbelt (LANG=C, uid %d).", c.name, os.Geteuid()),
+		command: c.line, goos: "darwin", dir: ws.root, home: ws.home, roots: ws.roots, protected: ws.protected,
+		networkOff: c.networkOff, verdict: r.Verdict, paths: r.Paths, refused: r.Refused, errno: r.Errno,
+		model: r.ModelLine(ws.roots, true), person: r.PersonNote(ws.roots), output: out,
+	}
+	return f.replace(ws.dir, "$WORK")
 }
