@@ -124,6 +124,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.withdraw(msg)
 	case pendingMsg:
 		m.pendingChanged(msg.list)
+	case backMsg:
+		return m, tea.ClearScreen
 	case sandboxMsg:
 		m.o.Status.Sandbox = msg.label
 	case turnDoneMsg:

@@ -22,9 +22,13 @@ func (m *Model) runTyped(t chat.Typed) tea.Cmd {
 	return tea.Exec(run, func(error) tea.Msg {
 		cancel()
 		m.o.Face.post(turnDoneMsg{})
-		return nil
+		return backMsg{}
 	})
 }
+
+// backMsg: the screen is the face's again, after a typed command had it.
+// What the command left on it is unknown, so it is drawn whole.
+type backMsg struct{}
 
 // typedRun is a typed line as bubbletea's ExecCommand: Run happens with
 // the terminal released, so the command's pseudo-terminal has the

@@ -163,3 +163,21 @@ func TestTUIResize(t *testing.T) {
 		t.Errorf("the status line is not the last of the 40:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// A typed command that needs the terminal gets it: the full screen steps
+// aside, the command reads the person's keys, and the screen comes back
+// with the command's card.
+func TestTUITypedCommandGetsTheTerminal(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	c := e.tuiWith(modeltest.NewServer(t), false)
+	c.typeText("!", "\n!\n")
+	c.typeText(`sh -c 'printf "name? "; read x; echo "got $x"'`, "! sh -c")
+	c.send("\r")
+	c.waitFor("\nname?") // the prompt, at the start of a line of its own
+	c.waitGone("sandbox: Landlock ABI") // the status line is gone: the command has the screen
+	c.send("ana\r")
+	c.waitFor("│ name? ana\n  │ got ana")
+	c.waitFor("exit 0")
+	c.waitFor("sandbox: Landlock ABI")
+}

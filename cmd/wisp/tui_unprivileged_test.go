@@ -16,6 +16,7 @@ import (
 func TestTUIAsAnUnprivilegedUser(t *testing.T) {
 	r := testenv.NewRerun(t)
 	names := []string{"TestTUIModelCommandRefusedAndNamed", "TestTUIOutsideRequestApprovedThenDenied",
-		"TestTUITypedCommandsInAndOutsideTheSandbox", "TestTUIAnswersAnotherProcessFromTheList", "TestTUIResize"}
+		"TestTUITypedCommandsInAndOutsideTheSandbox", "TestTUIAnswersAnotherProcessFromTheList", "TestTUIResize",
+		"TestTUITypedCommandGetsTheTerminal"}
 	r.Run(t, "^("+strings.Join(names, "|")+")$", []string{"HOME=" + personalDir(t, r.UID, r.GID)}, names...)
 }
