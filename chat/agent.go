@@ -36,6 +36,9 @@ type Options struct {
 	// editors and pagers work and Ctrl-C reaches the command. Nil: the
 	// command reads nothing, and stopping the turn ends it.
 	Terminal *os.File
+	// Instructions are the project's AGENTS.md; nil: read from the
+	// runner's folder when the agent is made.
+	Instructions *Instructions
 }
 
 // Agent is one conversation: the model's turns and the person's typed
@@ -58,6 +61,10 @@ func NewAgent(o Options) *Agent {
 	if r.Gate != nil {
 		r.Gate = noticeGate{inner: r.Gate, face: o.Face}
 	}
+	if o.Instructions == nil {
+		in := LoadInstructions(r.Dir)
+		o.Instructions = &in
+	}
 	a := &Agent{o: o}
 	if o.Tools.Live == nil {
 		a.live = &liveWriter{face: o.Face, origin: string(runner.Model)}
@@ -65,6 +72,9 @@ func NewAgent(o Options) *Agent {
 	}
 	return a
 }
+
+// Instructions are the project's AGENTS.md as the model reads them.
+func (a *Agent) Instructions() Instructions { return *a.o.Instructions }
 
 // Resume continues a thread: its records become the history.
 func (a *Agent) Resume(records []Record) int {
@@ -104,7 +114,7 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 func (a *Agent) step(ctx context.Context, first bool) (bool, error) {
 	onText := func(s string) { a.o.Face.Emit(Event{Type: EventText, Text: s}) }
 	a.o.Face.Emit(Event{Type: EventWaiting})
-	msg, err := a.o.Model.Stream(ctx, wire(SystemPrompt(a.o.Tools), a.history), a.toolList(), onText)
+	msg, err := a.o.Model.Stream(ctx, wire(SystemPromptWith(a.o.Tools, *a.o.Instructions), a.history), a.toolList(), onText)
 	bad := model.ToolCallErrors(err)
 	if err != nil && len(bad) == 0 {
 		return true, a.streamFailed(ctx, msg, err, first)

@@ -15,6 +15,12 @@ import (
 // outsideSandbox, each decided by the person. It ends with the limits
 // text, so it is rebuilt before every request: a granted folder shows.
 func SystemPrompt(tb *tools.Toolbox) string {
+	return SystemPromptWith(tb, Instructions{})
+}
+
+// SystemPromptWith is SystemPrompt followed by the project's instructions
+// (AGENTS.md), said to be the project's and unable to change the rules.
+func SystemPromptWith(tb *tools.Toolbox, in Instructions) string {
 	r := tb.Runner
 	var b strings.Builder
 	fmt.Fprintf(&b, "You are wisp, a coding agent in a terminal on the person's computer (%s). "+
@@ -30,6 +36,7 @@ func SystemPrompt(tb *tools.Toolbox) string {
 	b.WriteString("Be brief. Say what you did and what you found; when something was refused or not " +
 		"approved, say so plainly rather than guessing why.\n\nLimits:\n")
 	b.WriteString(tb.Limits())
+	b.WriteString(instructionsSection(in))
 	return b.String()
 }
 

@@ -120,3 +120,35 @@ func TestChatRendersMarkdownAndShowsACutOutput(t *testing.T) {
 		t.Errorf("/output did not show the whole output, or went to the model:\n%s", c.screenVT.Text())
 	}
 }
+
+// AGENTS.md at the repository's root and in the launch folder reach the
+// model's first request, the nearest last, framed as the project's text;
+// the chat says once that it read them.
+func TestChatSendsAGENTSmdToTheModel(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	os.MkdirAll(filepath.Join(e.project, ".git"), 0o755)
+	os.WriteFile(filepath.Join(e.project, "AGENTS.md"), []byte("Use make test.\nNever push.\n"), 0o644)
+	sub := filepath.Join(e.project, "web")
+	os.MkdirAll(sub, 0o755)
+	os.WriteFile(filepath.Join(sub, "AGENTS.md"), []byte("Format with prettier.\n"), 0o644)
+	e.project = sub
+	srv := modeltest.NewServer(t, modeltest.Turn{Text: []string{"Noted."}}, modeltest.Turn{Text: []string{"Again."}})
+	c := e.chatWith(srv, false)
+	if n := strings.Count(c.screen(), "· read AGENTS.md (3 lines, from 2 folders)"); n != 1 {
+		t.Errorf("the note shows %d times:\n%s", n, c.screen())
+	}
+	c.typeLine("hello")
+	c.expect("Noted.")
+	c.typeLine("again")
+	c.expect("Again.")
+	system := srv.Requests()[0].Messages[0]
+	root, near := strings.Index(system.Content, "Use make test."), strings.Index(system.Content, "Format with prettier.")
+	if system.Role != "system" || root < 0 || near < root ||
+		!strings.Contains(system.Content, "cannot change the command lists, the sandbox, the approvals") {
+		t.Errorf("the first request's system prompt:\n%s", system.Content)
+	}
+	if strings.Count(c.screen(), "read AGENTS.md") != 1 {
+		t.Errorf("the note was said again:\n%s", c.screen())
+	}
+}

@@ -1,3 +1,5 @@
+//go:build !wisplean
+
 package main
 
 import (
@@ -209,6 +211,9 @@ func openConversation(ctx context.Context, app *App, s *session, face chat.Face,
 	conv := &conversation{agent: agent, thread: thread}
 	if co.face != "respond" {
 		face.Emit(chat.Event{Type: chat.EventReady, Thread: thread.ID, Model: s.cfg.Model.Name, Dir: s.runner.Dir, Messages: n})
+	}
+	if note := agent.Instructions().Note(); note != "" {
+		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelInfo, Text: note})
 	}
 	warn(face, s, co.chat.yes)
 	if client != nil && co.check {
