@@ -174,7 +174,7 @@ func TestTUITypedCommandGetsTheTerminal(t *testing.T) {
 	c.typeText("!", "\n!\n")
 	c.typeText(`sh -c 'printf "name? "; read x; echo "got $x"'`, "! sh -c")
 	c.send("\r")
-	c.waitFor("\nname?") // the prompt, at the start of a line of its own
+	c.waitFor("\nname?")                // the prompt, at the start of a line of its own
 	c.waitGone("sandbox: Landlock ABI") // the status line is gone: the command has the screen
 	c.send("ana\r")
 	c.waitFor("│ name? ana\n  │ got ana")
