@@ -5,7 +5,7 @@
 GO       ?= go
 MAC_TEST := $(GO) test -count=1 -timeout $(TEST_TIMEOUT)
 
-.PHONY: check-macos macos-needs-mac test-macos-sandbox test-macos-refusals test-macos-notifier check-app tour-macos
+.PHONY: check-macos macos-needs-mac test-deps test-macos-sandbox test-macos-refusals test-macos-notifier check-app tour-macos
 
 # Everything darwin-only, then the scripted tour a person follows.
 check-macos: macos-needs-mac test-macos-sandbox test-macos-refusals test-macos-notifier check-app tour-macos
@@ -14,6 +14,13 @@ macos-needs-mac:
 ifneq ($(APP_OS),Darwin)
 	@echo "make check-macos runs wisp's macOS checks and needs a Mac; on $(APP_OS), make check type-checks the darwin code (vet-darwin, darwincheck)" >&2; exit 1
 endif
+
+# The Node packages the tests drive (the MCP client in mcp/testdata), as
+# their lockfiles pin them: what .ci/run installs on Linux.
+test-deps:
+	git ls-files '*package-lock.json' | while read -r lock; do \
+		npm ci --prefix "$$(dirname "$$lock")" --no-audit --no-fund --loglevel=error || exit 1; \
+	done
 
 # The conformance suite against the real Seatbelt backend, the nesting
 # probe, and the profile's own tests.

@@ -57,7 +57,7 @@ func TestWorkflowJobs(t *testing.T) {
 	for _, s := range mac.Steps {
 		called = append(called, MakeTargets(s.Run)...)
 	}
-	for _, want := range []string{"build", "test", "test-macos-refusals", "test-macos-notifier", "check-app"} {
+	for _, want := range []string{"build", "test-deps", "test", "test-macos-refusals", "test-macos-notifier", "check-app"} {
 		if !slices.Contains(called, want) {
 			t.Errorf("the macos job does not call make %s (it calls %q)", want, called)
 		}
