@@ -105,7 +105,7 @@ func TestConfinedWriteOutsideIsRefusedAndNamed(t *testing.T) {
 	if !strings.HasPrefix(res.PersonNote, "· the sandbox refused writing to "+target) {
 		t.Errorf("person note %q", res.PersonNote)
 	}
-	assertAudit(t, f.home, `"event":"command.outcome"`, `"sandboxRefusal":"refused"`, `"sandbox":"landlock"`)
+	assertAudit(t, f.home, `"event":"command.outcome"`, `"sandboxRefusal":"refused"`, `"sandbox":"`+f.r.Backend.Name()+`"`)
 }
 
 func TestPlainFailureGetsNoSandboxLine(t *testing.T) {
