@@ -115,7 +115,10 @@ func TestBoxMarkersWithoutColour(t *testing.T) {
 // count of waiting requests and the folder; the state follows the turn.
 func TestStatusLine(t *testing.T) {
 	m, loop, c := newTestModel(false)
-	last := func() string { lines := strings.Split(screenOf(m), "\n"); return lines[len(lines)-1] }
+	last := func() string { // the status, on one line or two
+		lines := strings.Split(screenOf(m), "\n")
+		return lines[len(lines)-2] + "\n" + lines[len(lines)-1]
+	}
 	for _, want := range []string{"granite: ready", "sandbox: Landlock ABI 7", "network on", "0 waiting", "~/shop"} {
 		if !strings.Contains(last(), want) {
 			t.Errorf("status line %q lacks %q", last(), want)

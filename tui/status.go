@@ -68,9 +68,12 @@ func (s modelState) say(now time.Time, busy bool) string {
 	return "ready"
 }
 
-// statusLine is the last line: the model and its state, the sandbox, the
-// network, the requests waiting in the pending channel and the folder.
-func (m *Model) statusLine() string {
+// statusLines are the last lines: the model and its state, the sandbox,
+// the network, the requests waiting in the pending channel and the
+// folder. On one line where they fit; else the model's state has a line
+// of its own above the rest, so the sandbox, the network and the count
+// always show whole.
+func (m *Model) statusLines() []string {
 	network := "network off"
 	if m.o.Status.Network {
 		network = "network on"
@@ -79,14 +82,17 @@ func (m *Model) statusLine() string {
 	if sandbox == "" {
 		sandbox = "…"
 	}
-	waiting := fmt.Sprintf("%d waiting", m.waiting)
-	parts := []string{
-		render.Line(m.o.Status.Model) + ": " + render.Line(m.stateWords()),
-		"sandbox: " + render.Line(sandbox), network, waiting,
-		render.Line(shortFolder(m.o.Status.Dir, m.o.Home)), // last: the first a narrow screen cuts
+	state := render.Line(m.o.Status.Model) + ": " + render.Line(m.stateWords())
+	rest := "sandbox: " + render.Line(sandbox) + " · " + network + " · " + fmt.Sprintf("%d waiting", m.waiting) +
+		" · " + render.Line(shortFolder(m.o.Status.Dir, m.o.Home))
+	if one := state + " · " + rest; ansi.StringWidth(one)+1 <= m.width {
+		return []string{m.statusRow(one)}
 	}
-	line := " " + strings.Join(parts, " · ")
-	line = ansi.Truncate(line, m.width, "…")
+	return []string{m.statusRow(state), m.statusRow(rest)}
+}
+
+func (m *Model) statusRow(s string) string {
+	line := ansi.Truncate(" "+s, m.width, "…")
 	return m.st.status.Render(line + strings.Repeat(" ", max(0, m.width-ansi.StringWidth(line))))
 }
 

@@ -25,7 +25,8 @@ type styledLine struct {
 func (m *Model) View() tea.View {
 	box, curX, curY := m.in.layout(m.width, m.st)
 	hint := m.hint()
-	rows := m.height - 1 - len(box) - len(hint)
+	status := m.statusLines()
+	rows := m.height - len(status) - len(box) - len(hint)
 	l := layout{width: m.width, st: m.st, now: m.o.Now(), spinner: m.spin.View()}
 	lines, _ := m.tr.window(rows, m.scroll, l.lay)
 	screen := make([]string, 0, m.height)
@@ -39,7 +40,7 @@ func (m *Model) View() tea.View {
 	screen = append(screen, hint...)
 	boxTop := len(screen)
 	screen = append(screen, box...)
-	screen = append(screen, m.statusLine())
+	screen = append(screen, status...)
 	v := tea.NewView(strings.Join(screen, "\n"))
 	v.AltScreen = true
 	if m.dialogs == nil && m.list == nil && !m.quitting {
@@ -49,7 +50,9 @@ func (m *Model) View() tea.View {
 }
 
 // transcriptHeight is how many lines the transcript has on screen.
-func (m *Model) transcriptHeight() int { return max(1, m.height-2-len(m.hint())) }
+func (m *Model) transcriptHeight() int {
+	return max(1, m.height-1-len(m.statusLines())-len(m.hint()))
+}
 
 func (m *Model) hint() []string {
 	h := m.in.Hint

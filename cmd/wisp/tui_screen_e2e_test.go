@@ -181,3 +181,33 @@ func TestTUITypedCommandGetsTheTerminal(t *testing.T) {
 	c.waitFor("exit 0")
 	c.waitFor("sandbox: Landlock ABI")
 }
+
+// With approval.outOfBand on, the question waits in the dialog and in
+// the pending channel together: answered from another process first, the
+// dialog goes and says who answered; the command runs once.
+func TestTUIDialogAnsweredElsewhereFirst(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t) // approval.outOfBand is on
+	target := filepath.Join(e.outside, "made")
+	srv := modeltest.NewServer(t,
+		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{
+			runCall("call_1", jsonArgs(map[string]any{"command": "touch " + target, "outsideSandbox": true}))}},
+		modeltest.Turn{Text: []string{"Made it."}})
+	c := e.tuiWith(srv, false)
+	c.typeText("make the file", "› make the file")
+	c.send("\r")
+	c.waitFor("⚠ approve OUTSIDE the sandbox")
+	req := e.waitPending(1)[0]
+	if !req.OutsideSandbox || req.Command != "touch "+target {
+		t.Fatalf("filed %+v", req)
+	}
+	c.waitFor("1 waiting")
+	e.wisp("approvals", "approve", req.ID)
+	c.waitFor("· answered elsewhere: approved once by wisp approvals")
+	c.waitGone("⚠ approve OUTSIDE the sandbox")
+	c.waitFor("Made it.")
+	if _, err := os.Stat(target); err != nil {
+		t.Errorf("the run approved elsewhere did not write: %v", err)
+	}
+	c.waitFor("0 waiting")
+}
