@@ -17,8 +17,11 @@ HOST_GOOS  := $(shell $(GO) env GOOS)
 # wisp-bar needs cgo only on macOS (notifications); elsewhere it is pure Go.
 BAR_CGO    := $(if $(filter darwin,$(HOST_GOOS)),1,0)
 HAVE_BAR   := $(wildcard cmd/wisp-bar/*.go)
-# wisp-sandbox is the Landlock helper, Linux only; wisp finds it beside itself.
-BINARIES   := bin/wisp $(if $(filter linux,$(HOST_GOOS)),bin/wisp-sandbox) $(if $(HAVE_BAR),bin/wisp-bar)
+# wisp is built lean (-tags wisplean): the faces that link the model client
+# and the MCP SDK (chat, respond, mcp, tui) are wisp-agent's, which wisp
+# execs; wisp-sandbox is the Landlock helper, Linux only. wisp finds both
+# beside itself.
+BINARIES   := bin/wisp bin/wisp-agent $(if $(filter linux,$(HOST_GOOS)),bin/wisp-sandbox) $(if $(HAVE_BAR),bin/wisp-bar)
 
 .PHONY: all build install test test-race check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
 
@@ -28,6 +31,9 @@ build: $(BINARIES)
 
 # wisp is static: Landlock's all-threads calls need no cgo, and neither does anything else.
 bin/wisp:
+	CGO_ENABLED=0 $(GO) build -trimpath -tags wisplean -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp
+
+bin/wisp-agent:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp
 
 bin/wisp-sandbox:

@@ -23,6 +23,10 @@ const HelperCommand = "__sandbox-exec"
 // helper, as before: the same flags, the same confinement.
 const HelperExecutable = "wisp-sandbox"
 
+// BesideExecutables are wisp's executables as make install puts them, in
+// one folder: each is kept unwritable inside a root like wisp's own.
+var BesideExecutables = []string{"wisp", "wisp-agent", HelperExecutable, "wisp-bar"}
+
 // BuildVersion is the version wisp and wisp-sandbox are stamped with (the
 // Makefile sets it with -X, as it sets wisp's own). wisp tells a helper of
 // its own executable (--version) which version it expects, and the helper

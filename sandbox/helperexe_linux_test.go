@@ -140,7 +140,7 @@ func TestUntrustedHelperRefused(t *testing.T) {
 		{"in a folder anyone may write", func(t *testing.T, dir, helper string) {
 			writeMode(t, helper, 0o755)
 			must(t, os.Chmod(dir, 0o777))
-		}, "could be replaced"},
+		}, "folder others may write"},
 		{"another user's", func(t *testing.T, dir, helper string) {
 			if os.Geteuid() != 0 {
 				t.Skip("only root can give a file to another user")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -168,14 +169,22 @@ func (l *Landlock) protectedInRoots(spec Spec) []protectedPath {
 	return out
 }
 
-// executables are wisp's and its helper's: a command that could replace
-// either would run unconfined, as the person's next wisp or as the next
-// command's helper.
+// executables are wisp's, its helper's, and the others installed beside
+// them (BesideExecutables): a command that could replace one would run
+// unconfined, as the person's next wisp, wisp-bar or as the next command's
+// helper.
 func (l *Landlock) executables() []string {
-	if l.helper == l.exe {
-		return []string{l.exe}
+	out := []string{l.exe}
+	if l.helper != l.exe {
+		out = append(out, l.helper)
 	}
-	return []string{l.exe, l.helper}
+	for _, name := range BesideExecutables {
+		p := filepath.Join(filepath.Dir(l.exe), name)
+		if info, err := os.Lstat(p); err == nil && info.Mode().IsRegular() && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // cannotCover says why the helper cannot bind p read-only, or "".

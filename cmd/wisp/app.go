@@ -113,7 +113,7 @@ risk calls for.`,
 	}
 	root.SetVersionTemplate("wisp {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	addBarePrompt(root, app) // wisp "PROMPT" is wisp respond "PROMPT"
+	addFaces(root, app) // respond and the bare prompt, chat, mcp, tui (faces.go)
 	root.AddCommand(
 		newVersionCmd(app),
 		newConfigCmd(app),
@@ -122,10 +122,6 @@ risk calls for.`,
 		newApprovalsCmd(app),
 		newPolicyCmd(app),
 		newLogsCmd(app),
-		newChatCmd(app),
-		newTUICmd(app),
-		newRespondCmd(app),
-		newMCPCmd(app),
 		newSandboxCmd(app),
 		// Later command groups add themselves here, one line each.
 	)

@@ -11,6 +11,7 @@ import (
 )
 
 func main() {
+	handOff(os.Args[1:]) // the lean build's faces are wisp-agent's (faces_lean.go)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, newApp(), os.Args[1:])
 	stop()

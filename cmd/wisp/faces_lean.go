@@ -1,0 +1,66 @@
+//go:build wisplean
+
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/sandbox"
+)
+
+// agentExecutable runs the agent's faces for the lean wisp: the same
+// commands, built without the wisplean tag, installed beside it.
+const agentExecutable = "wisp-agent"
+
+// leanCommands are what the lean wisp runs itself: none of them talks to a
+// model or an MCP client, so it starts without their packages'
+// initialisers. Everything else (chat, respond, mcp, tui, a bare prompt,
+// help and completion, which list every command) is the agent's.
+var leanCommands = map[string]bool{
+	"run": true, "version": true, "--version": true, "-v": true,
+	"config": true, "doctor": true, "approvals": true, "policy": true, "logs": true, "sandbox": true,
+}
+
+// addFaces adds nothing: the faces are wisp-agent's.
+func addFaces(*cobra.Command, *App) {}
+
+// handOff execs wisp-agent with the same arguments unless the lean wisp
+// runs the command itself. It returns only then.
+func handOff(args []string) {
+	if len(args) > 0 && leanCommands[args[0]] {
+		return
+	}
+	err := execAgent(args)
+	printError(os.Stderr, err)
+	os.Exit(exitCode(err))
+}
+
+// execAgent replaces this process with wisp-agent, found beside wisp's own
+// executable and verified as the sandbox helper is (sandbox.TrustedBeside).
+func execAgent(args []string) error {
+	exe, err := os.Executable()
+	if err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		return fmt.Errorf("find wisp's own executable, beside which %s runs the agent's commands: %w", agentExecutable, err)
+	}
+	agent, err := sandbox.TrustedBeside(exe, agentExecutable)
+	var untrusted *sandbox.UntrustedExecutableError
+	switch {
+	case errors.As(err, &untrusted):
+		return withHint(fmt.Errorf("%w, so it is not run", err), untrusted.Fix())
+	case err != nil:
+		return err
+	case agent == "":
+		return withHint(fmt.Errorf("%s, which runs chat, respond, mcp and tui, is not beside wisp in %s", agentExecutable, filepath.Dir(exe)),
+			"install wisp again (make install puts both in place)")
+	}
+	err = syscall.Exec(agent, append([]string{agent}, args...), os.Environ())
+	return fmt.Errorf("run %s: %w", agent, err)
+}
