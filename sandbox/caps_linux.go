@@ -3,7 +3,6 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
@@ -46,7 +45,8 @@ func dropCapabilities(euid int, network, allThreads bool) error {
 		keep[c] = true
 	}
 	keep[unix.CAP_NET_RAW] = network
-	for c := uintptr(0); c <= lastCapability(); c++ {
+	last := lastCapability() // once: each read of /proc costs a file's open, poll setup and close
+	for c := uintptr(0); c <= last; c++ {
 		if keep[c] || !inBoundingSet(c) {
 			continue // a container may have taken it already, and CAP_SETPCAP with it
 		}
@@ -66,9 +66,22 @@ func inBoundingSet(c uintptr) bool {
 
 // lastCapability is the highest capability this kernel knows.
 func lastCapability() uintptr {
-	data, err := os.ReadFile("/proc/sys/kernel/cap_last_cap")
-	if n, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil && n > 0 {
-		return uintptr(n)
+	buf := make([]byte, 16)
+	n, err := readProcFile("/proc/sys/kernel/cap_last_cap", buf)
+	if last, perr := strconv.Atoi(strings.TrimSpace(string(buf[:n]))); err == nil && perr == nil && last > 0 {
+		return uintptr(last)
 	}
 	return unix.CAP_LAST_CAP
+}
+
+// readProcFile reads a small /proc file into buf with plain system calls:
+// os.ReadFile would register the descriptor with the runtime's poller
+// first, which the helper, at every command's start, need not pay for.
+func readProcFile(path string, buf []byte) (int, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return 0, err
+	}
+	defer unix.Close(fd)
+	return unix.Read(fd, buf)
 }
