@@ -53,43 +53,46 @@ func (h *fakeHistory) last() (s string) {
 	return s
 }
 
-// Every transition of 0064 amendment item 6, each paste case and the
-// cursor's part in them: the box's mode and text after the keys.
+// modeCases are every transition of 0064 amendment item 6, each paste
+// case and the cursor's part in them: the box's mode and text after the
+// keys.
+var modeCases = []struct {
+	name string
+	keys []tea.Msg
+	mode Mode
+	text string
+}{
+	{"text stays normal", seq("ls"), Normal, "ls"},
+	{"! at the start enters command mode", seq("!"), Command, ""},
+	{"! ! enters outside mode", seq("!!"), Outside, ""},
+	{"! in outside mode at the start is text", seq("!!!"), Outside, "!"},
+	{"! after text is text", seq("a!"), Normal, "a!"},
+	{"! in command mode after text is text", seq("!ls !x"), Command, "ls !x"},
+	{"! at the start of a box with text, cursor at home", seq("ls", kHome, "!"), Command, "ls"},
+	{"! with the cursor not at the start is text", seq("ls", kLeft, "!"), Normal, "l!s"},
+	{"backspace at the start: outside to command", seq("!!ls", kHome, kBackspace), Command, "ls"},
+	{"backspace at the start: command to normal", seq("!ls", kHome, kBackspace), Normal, "ls"},
+	{"backspace twice from outside to normal, text kept", seq("!!ls", kHome, kBackspace, kBackspace), Normal, "ls"},
+	{"backspace at the start of normal does nothing", seq("ls", kHome, kBackspace), Normal, "ls"},
+	{"backspace in the text deletes", seq("!ls", kBackspace), Command, "l"},
+	{"backspace deletes the text, then steps back", seq("!!x", kBackspace, kBackspace), Command, ""},
+	{"delete in an empty outside box: command", seq("!!", kDelete), Command, ""},
+	{"delete in an empty command box: normal", seq("!", kDelete), Normal, ""},
+	{"delete with text deletes under the cursor", seq("!ls", kHome, kDelete), Command, "s"},
+	{"delete at the end of text does nothing", seq("!ls", kDelete), Command, "ls"},
+	{"paste !!x into an empty box: outside with x", seq(paste("!!x")), Outside, "x"},
+	{"paste !x into an empty box: command with x", seq(paste("!x")), Command, "x"},
+	{"paste !x at the start in command mode: outside with x", seq("!", paste("!x")), Outside, "x"},
+	{"paste !!!x: outside with !x", seq(paste("!!!x")), Outside, "!x"},
+	{"paste !x in outside mode: text", seq("!!", paste("!x")), Outside, "!x"},
+	{"paste !!x after a space: normal text", seq(" ", paste("!!x")), Normal, " !!x"},
+	{"paste !x in the middle: text", seq("ab", kLeft, paste("!x")), Normal, "a!xb"},
+	{"paste at the start of text steps up", seq("ls", kHome, paste("!!")), Outside, "ls"},
+	{"paste with newlines keeps them as text", seq(paste("a\r\nb\rc")), Normal, "a\nb\nc"},
+}
+
 func TestInputModes(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		keys []tea.Msg
-		mode Mode
-		text string
-	}{
-		{"text stays normal", seq("ls"), Normal, "ls"},
-		{"! at the start enters command mode", seq("!"), Command, ""},
-		{"! ! enters outside mode", seq("!!"), Outside, ""},
-		{"! in outside mode at the start is text", seq("!!!"), Outside, "!"},
-		{"! after text is text", seq("a!"), Normal, "a!"},
-		{"! in command mode after text is text", seq("!ls !x"), Command, "ls !x"},
-		{"! at the start of a box with text, cursor at home", seq("ls", kHome, "!"), Command, "ls"},
-		{"! with the cursor not at the start is text", seq("ls", kLeft, "!"), Normal, "l!s"},
-		{"backspace at the start: outside to command", seq("!!ls", kHome, kBackspace), Command, "ls"},
-		{"backspace at the start: command to normal", seq("!ls", kHome, kBackspace), Normal, "ls"},
-		{"backspace twice from outside to normal, text kept", seq("!!ls", kHome, kBackspace, kBackspace), Normal, "ls"},
-		{"backspace at the start of normal does nothing", seq("ls", kHome, kBackspace), Normal, "ls"},
-		{"backspace in the text deletes", seq("!ls", kBackspace), Command, "l"},
-		{"backspace deletes the text, then steps back", seq("!!x", kBackspace, kBackspace), Command, ""},
-		{"delete in an empty outside box: command", seq("!!", kDelete), Command, ""},
-		{"delete in an empty command box: normal", seq("!", kDelete), Normal, ""},
-		{"delete with text deletes under the cursor", seq("!ls", kHome, kDelete), Command, "s"},
-		{"delete at the end of text does nothing", seq("!ls", kDelete), Command, "ls"},
-		{"paste !!x into an empty box: outside with x", seq(paste("!!x")), Outside, "x"},
-		{"paste !x into an empty box: command with x", seq(paste("!x")), Command, "x"},
-		{"paste !x at the start in command mode: outside with x", seq("!", paste("!x")), Outside, "x"},
-		{"paste !!!x: outside with !x", seq(paste("!!!x")), Outside, "!x"},
-		{"paste !x in outside mode: text", seq("!!", paste("!x")), Outside, "!x"},
-		{"paste !!x after a space: normal text", seq(" ", paste("!!x")), Normal, " !!x"},
-		{"paste !x in the middle: text", seq("ab", kLeft, paste("!x")), Normal, "a!xb"},
-		{"paste at the start of text steps up", seq("ls", kHome, paste("!!")), Outside, "ls"},
-		{"paste with newlines keeps them as text", seq(paste("a\r\nb\rc")), Normal, "a\nb\nc"},
-	} {
+	for _, tc := range modeCases {
 		t.Run(tc.name, func(t *testing.T) {
 			in := NewInput(nil)
 			for _, m := range tc.keys {

@@ -379,3 +379,23 @@ func TestRefusedCommandCard(t *testing.T) {
 		t.Errorf("the refused card:\n%s", s)
 	}
 }
+
+// The same transitions through the program's Update, as bubbletea
+// delivers keys and pastes, and the box as the screen draws it.
+func TestModelUpdateModes(t *testing.T) {
+	for _, tc := range modeCases {
+		t.Run(tc.name, func(t *testing.T) {
+			m, loop, _ := newTestModel(false)
+			press(m, tc.keys...)
+			if m.in.Mode != tc.mode || m.in.Text() != tc.text || len(loop.sent) > 0 {
+				t.Fatalf("box is %s %q (sent %q), want %s %q", m.in.Mode, m.in.Text(), loop.sent, tc.mode, tc.text)
+			}
+			lines := strings.Split(screenOf(m), "\n")
+			box := lines[len(lines)-1-len(m.statusLines())] // above the status
+			if first, _, _ := strings.Cut(tc.text, "\n"); !strings.HasPrefix(box, tc.mode.Marker()+" "+first) &&
+				!strings.Contains(tc.text, "\n") {
+				t.Errorf("the box reads %q, want %q", box, tc.mode.Marker()+" "+first)
+			}
+		})
+	}
+}
