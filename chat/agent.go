@@ -73,6 +73,21 @@ func NewAgent(o Options) *Agent {
 	return a
 }
 
+// Thread is the thread being recorded to (nil: none).
+func (a *Agent) Thread() *Thread { return a.o.Thread }
+
+// NewThread starts over (/new): the history is emptied and a fresh
+// thread, with no file until its first message, takes the old one's place.
+func (a *Agent) NewThread() *Thread {
+	if a.o.Thread != nil {
+		a.o.Thread.Close()
+		a.o.Thread = a.o.Thread.Fresh()
+	}
+	a.history = nil
+	a.recordFailed = false
+	return a.o.Thread
+}
+
 // Instructions are the project's AGENTS.md as the model reads them.
 func (a *Agent) Instructions() Instructions { return *a.o.Instructions }
 

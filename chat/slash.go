@@ -18,6 +18,8 @@ const HelpText = `Type a message for the model, or one of:
   /approvals    list the requests waiting for an answer, and the held approvals
   /approvals approve ID [once|session|project|always]
   /approvals deny ID   (ID: 4 or more characters of the id, or the digest)
+  /new          start a new conversation (the last one stays recorded)
+  /threads      list the recorded conversations: id, age, folder, first message
   /output ID    show a command's whole output (a result cut short names its id)
   /clear        clear the screen
   /help         this help

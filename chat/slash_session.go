@@ -3,7 +3,9 @@ package chat
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/runner"
@@ -34,6 +36,26 @@ func sessionSlash(ctx context.Context, o TerminalOptions, line string) bool {
 		o.Face.showOutput(o.Agent.o.Tools.Runner.Store, fields[1])
 	case "/clear":
 		o.Face.Raw(clearScreen)
+	case "/new":
+		if t := o.Agent.NewThread(); t != nil {
+			say("· a new conversation: thread " + t.ID + " (the last one is kept; wisp chat --resume ID goes back)")
+		} else {
+			say("· a new conversation")
+		}
+	case "/threads":
+		t := o.Agent.Thread()
+		if t == nil {
+			say("· threads are not recorded here")
+			break
+		}
+		all, err := ListThreads(filepath.Dir(t.Path))
+		if err != nil {
+			say("· " + err.Error())
+			break
+		}
+		for _, l := range ThreadLines(all, time.Now(), 20) {
+			say(l)
+		}
 	default:
 		return false
 	}

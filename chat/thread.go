@@ -76,6 +76,13 @@ type Thread struct {
 	Path string
 	f    *os.File
 	now  func() time.Time
+
+	// A thread made with NewThread has no file until its first record
+	// past the start: dir and start make it then. deferred are written
+	// before the next record (a resume's mark).
+	dir      string
+	start    Record
+	deferred []Record
 }
 
 var threadIDPattern = runner.IDPattern
@@ -92,12 +99,44 @@ func CreateThread(dir string, now func() time.Time, start Record) (*Thread, erro
 		return nil, err
 	}
 	start.Kind, start.ID = RecordStart, id
+	t.start = start
 	if err := t.Append(start); err != nil {
 		t.Close()
 		return nil, err
 	}
 	return t, nil
 }
+
+// NewThread is a thread that writes nothing until its first record: the
+// file and its start record are made then, so a chat left without a word
+// leaves no thread behind.
+func NewThread(dir string, now func() time.Time, start Record) *Thread {
+	id := NewThreadID(now())
+	start.Kind, start.ID = RecordStart, id
+	return &Thread{ID: id, Path: filepath.Join(dir, id+".jsonl"), now: now, dir: dir, start: start}
+}
+
+// Fresh is a new thread like t: the same folder and start, a new id, no
+// file yet (/new).
+func (t *Thread) Fresh() *Thread {
+	start := t.start
+	start.Time = time.Time{}
+	return NewThread(filepath.Dir(t.Path), t.now, start)
+}
+
+// Defer writes r before the next record, and not at all if none comes.
+func (t *Thread) Defer(r Record) {
+	if r.Time.IsZero() {
+		r.Time = t.now().UTC()
+	}
+	t.deferred = append(t.deferred, r)
+	if t.start.Kind == "" { // a resumed thread: /new starts like it
+		t.start = Record{Kind: RecordStart, Dir: r.Dir, Model: r.Model, Face: r.Face}
+	}
+}
+
+// Written reports whether the thread has a file.
+func (t *Thread) Written() bool { return t != nil && t.f != nil }
 
 // OpenThread opens an existing thread to append to it.
 func OpenThread(dir, id string, now func() time.Time) (*Thread, error) {
@@ -120,7 +159,19 @@ func openThread(dir, id string, flags int, now func() time.Time) (*Thread, error
 	if err != nil {
 		return nil, fmt.Errorf("open thread %s: %w", id, err)
 	}
-	return &Thread{ID: id, Path: path, f: f, now: now}, nil
+	return &Thread{ID: id, Path: path, f: f, now: now, dir: dir}, nil
+}
+
+// materialise makes a NewThread's file with its start record.
+func (t *Thread) materialise() error {
+	made, err := openThread(t.dir, t.ID, os.O_CREATE|os.O_EXCL, t.now)
+	if err != nil {
+		return err
+	}
+	t.f = made.f
+	start := t.start
+	start.Time = t.now().UTC()
+	return t.write(start)
 }
 
 // Append writes one record as one line, in one write, and syncs it.
@@ -128,6 +179,22 @@ func (t *Thread) Append(r Record) error {
 	if t == nil {
 		return nil
 	}
+	if t.f == nil {
+		if err := t.materialise(); err != nil {
+			return err
+		}
+	}
+	for len(t.deferred) > 0 {
+		d := t.deferred[0]
+		t.deferred = t.deferred[1:]
+		if err := t.write(d); err != nil {
+			return err
+		}
+	}
+	return t.write(r)
+}
+
+func (t *Thread) write(r Record) error {
 	if r.Time.IsZero() {
 		r.Time = t.now().UTC()
 	}
@@ -143,7 +210,7 @@ func (t *Thread) Append(r Record) error {
 
 // Close closes the file.
 func (t *Thread) Close() error {
-	if t == nil {
+	if t == nil || t.f == nil {
 		return nil
 	}
 	return t.f.Close()

@@ -117,3 +117,33 @@ func TestWireJoinsThePersonsConsecutiveMessages(t *testing.T) {
 		t.Errorf("wire = %+v", got)
 	}
 }
+
+// A NewThread writes no file until its first record; then the start
+// record, what was deferred, and the record. Fresh starts another like it.
+func TestNewThreadIsWrittenFromItsFirstRecord(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "threads")
+	th := NewThread(dir, time.Now, Record{Dir: "/p", Face: "chat"})
+	th.Defer(Record{Kind: RecordResume, Dir: "/p"})
+	th.Close()
+	if _, err := os.Stat(th.Path); err == nil || th.Written() {
+		t.Fatal("a thread without a record has a file")
+	}
+	if err := th.Append(Record{Kind: RecordUser, Text: "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadThread(dir, th.ID)
+	if err != nil || len(recs) != 3 || recs[0].Kind != RecordStart || recs[0].ID != th.ID || recs[1].Kind != RecordResume ||
+		recs[2].Text != "hi" {
+		t.Fatalf("records %+v, %v", recs, err)
+	}
+	fresh := th.Fresh()
+	if fresh.ID == th.ID || fresh.Written() {
+		t.Errorf("Fresh gave %s, written %v", fresh.ID, fresh.Written())
+	}
+	if id, err := LatestThreadIn(dir, "/p"); err != nil || id != th.ID {
+		t.Errorf("LatestThreadIn = %q, %v", id, err)
+	}
+	if _, err := LatestThreadIn(dir, "/elsewhere"); err == nil {
+		t.Error("a thread of another folder was taken")
+	}
+}

@@ -152,3 +152,69 @@ func TestChatSendsAGENTSmdToTheModel(t *testing.T) {
 		t.Errorf("the note was said again:\n%s", c.screen())
 	}
 }
+
+// A thread is written from its first message on; /threads and wisp
+// threads list them; /new starts another; --resume takes the newest of
+// this folder with a message; another folder's thread is refused unless
+// --here.
+func TestChatThreadsListedAndResumed(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	threads := filepath.Join(e.home, "threads")
+	srv := modeltest.NewServer(t, modeltest.Turn{Text: []string{"One."}}, modeltest.Turn{Text: []string{"Two."}})
+	c := e.chatWith(srv, false)
+	c.key(0x04)
+	c.exited()
+	if files, _ := filepath.Glob(filepath.Join(threads, "*.jsonl")); len(files) != 0 {
+		t.Fatalf("a chat without a message left threads: %v", files)
+	}
+	c = e.chatWith(srv, false)
+	c.typeLine("first question")
+	c.expect("One.")
+	c.typeLine("/threads")
+	c.expect("first question")
+	c.typeLine("/new")
+	c.expect("· a new conversation: thread ")
+	c.typeLine("second one")
+	c.expect("Two.")
+	c.expect("› ")
+	if msgs := srv.Requests()[1].Messages; len(msgs) != 2 || msgs[1].Content != "second one" {
+		t.Errorf("after /new the model read %+v", msgs)
+	}
+	c.key(0x04)
+	c.exited()
+	list := strings.Split(strings.TrimSpace(e.wisp("threads")), "\n")
+	if len(list) != 2 || !strings.Contains(list[0], "second one") || !strings.Contains(list[1], "first question") ||
+		!strings.Contains(list[0], e.project) {
+		t.Fatalf("wisp threads:\n%s", strings.Join(list, "\n"))
+	}
+	newest := strings.Fields(list[0])[0]
+	c = e.chatWith(srv, false) // an empty chat in between changes nothing
+	c.key(0x04)
+	c.exited()
+
+	srv.Append(modeltest.Turn{Text: []string{"Three."}})
+	c = e.chatWith(srv, false, "--resume")
+	if !strings.Contains(c.screen(), "resumed thread "+newest+" (2 messages)") {
+		t.Errorf("--resume did not take the newest thread with a message:\n%s", c.screen())
+	}
+	c.typeLine("third")
+	c.expect("Three.")
+	c.key(0x04)
+	c.exited()
+
+	other := e.cmd("chat", "--resume", newest)
+	other.Dir = e.outside
+	other.Stdin = strings.NewReader("/quit\n")
+	out, err := other.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "thread "+newest+" works in "+e.project+", not in this folder") ||
+		!strings.Contains(string(out), "--here") {
+		t.Errorf("resuming from another folder: %v\n%s", err, out)
+	}
+	here := e.cmd("chat", "--resume", newest, "--here")
+	here.Dir = e.outside
+	here.Stdin = strings.NewReader("/quit\n")
+	if out, err := here.CombinedOutput(); err != nil || !strings.Contains(string(out), "resumed thread "+newest) {
+		t.Errorf("--here: %v\n%s", err, out)
+	}
+}

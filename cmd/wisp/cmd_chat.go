@@ -27,6 +27,7 @@ type chatOptions struct {
 	yes    bool
 	json   bool
 	resume string // a thread id, "latest", or "" for a new thread
+	here   bool   // resume a thread of another folder in this one
 }
 
 func newChatCmd(app *App) *cobra.Command {
@@ -42,7 +43,8 @@ more. Ctrl-C stops the model's answer or a running command; Ctrl-D leaves.
 
 With --json it speaks one JSON object a line on stdin and stdout instead
 (docs/chat.md has the schema). Every conversation is recorded under wisp's
-home in threads/; --resume continues the latest, or the one with ID.`,
+home in threads/ from its first message; --resume continues the newest of
+this folder, or the one with ID (wisp threads lists them).`,
 		Example: `  wisp chat
   wisp chat --resume
   wisp chat --json < requests.jsonl`,
@@ -65,6 +67,7 @@ home in threads/; --resume continues the latest, or the one with ID.`,
 	f.BoolVar(&opts.json, "json", false, "speak JSON lines on stdin and stdout instead of the terminal")
 	f.StringVar(&opts.resume, "resume", "", "continue a recorded thread: the latest, or ID")
 	f.Lookup("resume").NoOptDefVal = "latest"
+	f.BoolVar(&opts.here, "here", false, "with --resume ID: continue a thread of another folder in this one")
 	return cmd
 }
 
@@ -179,7 +182,7 @@ type conversation struct {
 	thread *chat.Thread
 }
 
-func (c *conversation) close() { c.thread.Close() }
+func (c *conversation) close() { c.agent.Thread().Close() }
 
 type convOptions struct {
 	face     string // recorded in the thread: chat, chat --json, respond
@@ -201,7 +204,7 @@ func openConversation(ctx context.Context, app *App, s *session, face chat.Face,
 		o.Model = client
 	}
 	startRecord := chat.Record{Dir: s.runner.Dir, Model: s.cfg.Model.Name, Face: co.face}
-	thread, records, err := openThread(app, s, co.chat.resume, startRecord)
+	thread, records, err := openThread(app, s, co.chat, startRecord)
 	if err != nil {
 		return nil, err
 	}
@@ -224,17 +227,19 @@ func openConversation(ctx context.Context, app *App, s *session, face chat.Face,
 	return conv, nil
 }
 
-// openThread creates a thread, or opens one to continue with its records.
-func openThread(app *App, s *session, resume string, start chat.Record) (*chat.Thread, []chat.Record, error) {
+// openThread makes a thread that is written from the first message on,
+// or opens one to continue with its records: with no id the newest of
+// this folder that holds a message. A thread of another folder is
+// refused unless --here says to continue it in this one.
+func openThread(app *App, s *session, opts chatOptions, start chat.Record) (*chat.Thread, []chat.Record, error) {
 	dir := s.home.ThreadsDir()
-	if resume == "" {
-		t, err := chat.CreateThread(dir, app.Now, start)
-		return t, nil, err
+	if opts.resume == "" {
+		return chat.NewThread(dir, app.Now, start), nil, nil
 	}
-	id := resume
+	id := opts.resume
 	if id == "latest" {
 		var err error
-		if id, err = chat.LatestThread(dir); err != nil {
+		if id, err = chat.LatestThreadIn(dir, s.runner.Dir); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -242,12 +247,18 @@ func openThread(app *App, s *session, resume string, start chat.Record) (*chat.T
 	if err != nil {
 		return nil, nil, err
 	}
+	if folder := chat.ThreadFolder(records); folder != "" && folder != s.runner.Dir && !opts.here {
+		return nil, nil, usageError{fmt.Errorf("thread %s works in %s, not in this folder (%s): its commands and "+
+			"its conversation are about that folder; resume it there (cd %s && wisp chat --resume %s), or pass "+
+			"--here to continue it in this folder", id, folder, s.runner.Dir, folder, id)}
+	}
 	t, err := chat.OpenThread(dir, id, app.Now)
 	if err != nil {
 		return nil, nil, err
 	}
 	start.Kind = chat.RecordResume
-	return t, records, t.Append(start)
+	t.Defer(start)
+	return t, records, nil
 }
 
 // modelCheckTimeout bounds the check at the start: a server that is down

@@ -1,0 +1,41 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/chat"
+)
+
+func newThreadsCmd(app *App) *cobra.Command {
+	return &cobra.Command{
+		Use:   "threads",
+		Short: "List the recorded conversations: id, age, folder and first message, the newest first",
+		Long: `List the conversations recorded in threads/ under wisp's home, the newest
+first: each thread's id, how long ago it was last written, the folder it works
+in, and its first message. A chat is recorded from its first message on.
+wisp chat --resume continues the newest of the folder it is started in, and
+wisp chat --resume ID the one with ID (from its own folder, or with --here).`,
+		Example: `  wisp threads
+  wisp chat --resume 20261014T125100-1a2b3c4d`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runThreads(app)
+		},
+	}
+}
+
+func runThreads(app *App) error {
+	home, err := app.Home()
+	if err != nil {
+		return err
+	}
+	all, err := chat.ListThreads(home.ThreadsDir())
+	if err != nil {
+		return err
+	}
+	for _, l := range chat.ThreadLines(all, app.Now(), 0) {
+		fmt.Fprintln(app.Stdout, l)
+	}
+	return nil
+}
