@@ -88,6 +88,10 @@ type Model struct {
 	Name      string `json:"name"`
 	BaseURL   string `json:"baseURL"`
 	APIKeyEnv string `json:"apiKeyEnv"`
+	// ContextTokens bounds what is sent in one request: the model's
+	// window as the server serves it (Ollama serves 4096 unless told
+	// otherwise). The chat compacts its history to fit.
+	ContextTokens int `json:"contextTokens"`
 }
 
 // UI is how the full-screen face (wisp tui) looks.
@@ -122,7 +126,7 @@ func Default() Config {
 			OutputFileBytes:       64 << 20,
 			OutputStoreBytes:      512 << 20,
 		},
-		Model: Model{Name: "granite4.1:8b", BaseURL: "http://127.0.0.1:11434/v1"},
+		Model: Model{Name: "granite4.1:8b", BaseURL: "http://127.0.0.1:11434/v1", ContextTokens: 4096},
 	}
 }
 

@@ -21,6 +21,7 @@ const (
 	kindEnum
 	kindPatterns // a list of regular expressions
 	kindStrings  // a list of strings
+	kindURL      // an http or https URL with a host, or empty for the default
 )
 
 // field describes one key of config.json.
@@ -66,8 +67,9 @@ var schema = &field{kind: kindObject, fields: map[string]*field{
 	}},
 	"model": {kind: kindObject, fields: map[string]*field{
 		"name":      {kind: kindString},
-		"baseURL":   {kind: kindString},
-		"apiKeyEnv": {kind: kindString},
+		"baseURL":       {kind: kindURL},
+		"apiKeyEnv":     {kind: kindString},
+		"contextTokens": {kind: kindInt, min: 1024},
 	}},
 	"ui": {kind: kindObject, fields: map[string]*field{
 		"theme": {kind: kindEnum, values: Themes},
@@ -99,6 +101,8 @@ func (f *field) check(key string, v any) []string {
 		}
 	case kindInt:
 		return f.checkInt(key, v)
+	case kindURL:
+		return checkURL(key, v)
 	case kindStrings, kindPatterns:
 		return f.checkList(key, v)
 	}

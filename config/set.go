@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/google/renameio/v2"
@@ -26,6 +27,7 @@ var SettableKeys = []string{
 	"approval.outOfBand",
 	"model.name",
 	"model.baseURL",
+	"model.contextTokens",
 	"ui.theme",
 }
 
@@ -150,6 +152,11 @@ func parseValue(f *field, key, value string) (any, error) {
 		}
 	case kindStrings:
 		return parseStrings(key, value)
+	case kindInt:
+		if _, err := strconv.ParseInt(value, 10, 64); err != nil {
+			return nil, fmt.Errorf("%s takes a whole number, not %q", key, value)
+		}
+		return json.Number(value), nil
 	}
 	return value, nil
 }
