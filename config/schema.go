@@ -66,7 +66,7 @@ var schema = &field{kind: kindObject, fields: map[string]*field{
 		"outputStoreBytes":      {kind: kindInt, min: 1024},
 	}},
 	"model": {kind: kindObject, fields: map[string]*field{
-		"name":      {kind: kindString},
+		"name":          {kind: kindString},
 		"baseURL":       {kind: kindURL},
 		"apiKeyEnv":     {kind: kindString},
 		"contextTokens": {kind: kindInt, min: 1024},
