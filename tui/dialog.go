@@ -23,9 +23,11 @@ const (
 // dialog is one question waiting for the person's answer.
 type dialog struct {
 	req    approval.Request
+	host   string // a connection's HOST:PORT (AskHost); "" for a command
 	reply  chan approval.Answer
 	opened time.Time
 	typedY bool
+	prefix bool // s, p and a hold the request's prefixes, not its line
 }
 
 // dialogKey answers the dialog with k, or not. An ordinary question takes
@@ -53,11 +55,42 @@ func (d *dialog) key(k tea.KeyPressMsg, now time.Time, settle time.Duration) (ap
 		}
 		return approval.Answer{}, false
 	}
+	if strings.ToLower(s) == "e" && d.offersPrefix() {
+		d.prefix = !d.prefix
+		return approval.Answer{}, false
+	}
 	scope, ok := scopeKeys[strings.ToLower(s)]
 	if !ok || !offers(d.req.Scopes, scope) {
 		return approval.Answer{}, false
 	}
-	return approval.Answer{Approve: true, Scope: scope, By: "tui"}, true
+	return approval.Answer{Approve: true, Scope: scope, By: "tui", Prefix: d.prefix && scope != approval.Once}, true
+}
+
+// offersPrefix: the gate offers held prefixes (go test …), and a scope
+// that would keep one.
+func (d *dialog) offersPrefix() bool {
+	if len(d.req.Prefixes) == 0 || d.host != "" {
+		return false
+	}
+	for _, s := range d.req.Scopes {
+		if s != approval.Once {
+			return true
+		}
+	}
+	return false
+}
+
+// menu is the ordinary dialog's keys, and what s, p and a would hold.
+func (d *dialog) menu() string {
+	m := scopeMenu(d.req.Scopes)
+	if !d.offersPrefix() {
+		return m
+	}
+	held := render.Line(strings.Join(d.req.Prefixes, ", "))
+	if d.prefix {
+		return "hold " + held + ": " + m + "   · [e] this line only"
+	}
+	return m + "   · [e] hold " + held + " instead"
 }
 
 var scopeKeys = map[string]approval.Scope{"y": approval.Once, "s": approval.Session, "p": approval.Project, "a": approval.Always}
@@ -83,9 +116,12 @@ func (d *dialog) lines(now time.Time, settle time.Duration, st styles) []styledL
 		return append(out, styledLine{scopeMenu(r.Scopes), st.modalTitle})
 	}
 	var out []styledLine
-	if r.OutsideSandbox {
+	switch {
+	case d.host != "":
+		out = append(out, styledLine{"allow a connection to " + render.Line(d.host) + "?", st.modalTitle})
+	case r.OutsideSandbox:
 		out = append(out, styledLine{outsideTitle, st.modalTitle})
-	} else {
+	default:
 		out = append(out, styledLine{fmt.Sprintf("approve this command? (%s risk)", r.Level), st.modalTitle})
 	}
 	out = append(out, styledLine{"  " + render.Line(r.Line), st.modalTitle}, styledLine{"  in " + render.Line(r.Dir), st.modal})
@@ -96,7 +132,7 @@ func (d *dialog) lines(now time.Time, settle time.Duration, st styles) []styledL
 		out = append(out, styledLine{"  · " + render.Line(reason), st.modal})
 	}
 	if !r.OutsideSandbox {
-		return append(out, styledLine{scopeMenu(r.Scopes), st.modalTitle})
+		return append(out, styledLine{d.menu(), st.modalTitle})
 	}
 	out = append(out, styledLine{outsideOnce, st.modal})
 	switch {
@@ -121,13 +157,20 @@ func scopeMenu(scopes []approval.Scope) string {
 }
 
 // answerNote is the line the transcript keeps of the person's answer.
-func answerNote(req approval.Request, a approval.Answer) string {
+func answerNote(d *dialog, a approval.Answer) string {
+	req := d.req
 	line := render.Line(req.Line)
 	switch {
+	case d.host != "" && a.Approve:
+		return fmt.Sprintf("· you allowed %s (%s) for %s", render.Line(d.host), a.Scope, line)
+	case d.host != "":
+		return fmt.Sprintf("· you refused %s for %s", render.Line(d.host), line)
 	case !a.Approve:
 		return "· you denied: " + line
 	case req.OutsideSandbox:
 		return "· you approved once, outside the sandbox: " + line
+	case a.Prefix:
+		return fmt.Sprintf("· you approved %s, holding %s: %s", a.Scope, render.Line(strings.Join(req.Prefixes, ", ")), line)
 	}
 	return fmt.Sprintf("· you approved %s: %s", a.Scope, line)
 }

@@ -110,6 +110,7 @@ func (a *Approver) AsksAPerson() bool { return true }
 // askMsg opens the dialog for req; the answer goes to reply.
 type askMsg struct {
 	req   approval.Request
+	host  string // AskHost's HOST:PORT
 	reply chan approval.Answer
 }
 
@@ -119,8 +120,25 @@ type closeMsg struct{ id, why string }
 // Ask opens the dialog and waits for the person, or for ctx: another face
 // answered first, or the turn was stopped.
 func (a *Approver) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
+	return a.ask(ctx, askMsg{req: req})
+}
+
+var _ approval.HostApprover = (*Approver)(nil)
+
+// AskHost asks about a connection to a host in neither domain list, for
+// the command whose connection the proxy holds.
+func (a *Approver) AskHost(ctx context.Context, req approval.HostRequest) (approval.Answer, error) {
+	return a.ask(ctx, askMsg{host: req.Target(), req: approval.Request{
+		ID: req.ID, Line: req.Line, Dir: req.Dir, Scopes: req.Scopes,
+		Reasons: []string{"the command connects to " + req.Target() + ", which neither domain list names"},
+	}})
+}
+
+func (a *Approver) ask(ctx context.Context, msg askMsg) (approval.Answer, error) {
+	req := msg.req
 	reply := make(chan approval.Answer, 1)
-	a.Face.post(askMsg{req: req, reply: reply})
+	msg.reply = reply
+	a.Face.post(msg)
 	select {
 	case ans := <-reply:
 		if other, ok := approval.AnsweredElsewhere(ctx); ok {

@@ -268,7 +268,7 @@ func (m *Model) pendingChanged(list []pending.Pending) {
 
 // ask queues a question; the first waiting is on screen.
 func (m *Model) ask(a askMsg) tea.Cmd {
-	m.dialogs = append(m.dialogs, &dialog{req: a.req, reply: a.reply, opened: m.o.Now()})
+	m.dialogs = append(m.dialogs, &dialog{req: a.req, host: a.host, reply: a.reply, opened: m.o.Now()})
 	if len(m.dialogs) == 1 {
 		return m.settleTick()
 	}
@@ -289,7 +289,7 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	d.reply <- ans
-	m.tr.add(&entry{kind: entryNote, level: chat.LevelInfo, text: answerNote(d.req, ans)})
+	m.tr.add(&entry{kind: entryNote, level: chat.LevelInfo, text: answerNote(d, ans)})
 	return m.nextDialog()
 }
 

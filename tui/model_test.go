@@ -399,3 +399,51 @@ func TestModelUpdateModes(t *testing.T) {
 		})
 	}
 }
+
+// Where the gate offers a prefix, e switches s, p and a between the line
+// and the prefix, and the menu says which one they hold.
+func TestDialogHoldsAPrefix(t *testing.T) {
+	m, _, _ := newTestModel(false)
+	reply := make(chan approval.Answer, 1)
+	req := approval.Request{ID: "p1", Line: "go test ./pkg/...", Dir: "/p", Level: policy.High, Prefixes: []string{"go test …"},
+		Scopes: []approval.Scope{approval.Once, approval.Session, approval.Project}}
+	m.Update(askMsg{req: req, reply: reply})
+	if !strings.Contains(screenOf(m), "[e] hold go test …") {
+		t.Fatalf("the prefix is not offered:\n%s", screenOf(m))
+	}
+	feed(m, typing("e")...)
+	if !strings.Contains(screenOf(m), "hold go test …: [y] once") {
+		t.Fatalf("e did not switch to the prefix:\n%s", screenOf(m))
+	}
+	feed(m, typing("p")...)
+	if a := <-reply; !a.Approve || a.Scope != approval.Project || !a.Prefix {
+		t.Fatalf("p after e answered %+v", a)
+	}
+	if !strings.Contains(screenOf(m), "you approved project, holding go test …") {
+		t.Errorf("the answer note:\n%s", screenOf(m))
+	}
+}
+
+// A connection to a host in neither domain list asks in the same dialog.
+func TestDialogAsksAboutAHost(t *testing.T) {
+	f := NewFace()
+	got := make(chan tea.Msg, 2)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go f.pump(ctx, func(msg tea.Msg) { got <- msg })
+	done := make(chan approval.Answer, 1)
+	go func() {
+		ans, _ := (&Approver{Face: f}).AskHost(ctx, approval.HostRequest{ID: "h1", Host: "example.org", Port: 443,
+			Line: "curl https://example.org", Dir: "/p", Scopes: []approval.Scope{approval.Once, approval.Project}})
+		done <- ans
+	}()
+	m, _, _ := newTestModel(false)
+	m.Update(<-got)
+	if s := screenOf(m); !strings.Contains(s, "allow a connection to example.org:443?") || !strings.Contains(s, "curl https://example.org") {
+		t.Fatalf("the host dialog:\n%s", s)
+	}
+	feed(m, typing("p")...)
+	if a := <-done; !a.Approve || a.Scope != approval.Project {
+		t.Fatalf("p answered %+v", a)
+	}
+}
