@@ -27,7 +27,14 @@ import (
 // file cost one stat per output on every command. The files are the truth:
 // the ledger is rebuilt from them when it is missing or unreadable, every
 // RescanEvery outputs (so an output whose wisp died before adding it
-// counts soon), and whenever it says a cap is passed.
+// counts soon), and whenever it says a cap is passed. A cap passed prunes
+// to a tenth below it (belowCap), so that a store kept full, as every
+// person's is after a thousand commands, rescans once in a hundred
+// commands rather than at every one.
+//
+// An output being written holds an flock on its file until it is in the
+// ledger: a rescan meanwhile leaves it out (and never removes it), and its
+// writer adds it, so that it is counted once.
 type Store struct {
 	Dir       string
 	FileBytes int64
@@ -81,6 +88,11 @@ func (s *Store) Create() (string, *storeWriter, error) {
 	if err != nil {
 		return "", nil, fmt.Errorf("create output %s: %w", id, err)
 	}
+	// A new file no one else has opened: the lock cannot be held elsewhere.
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return "", nil, fmt.Errorf("lock output %s while it is written: %w", id, err)
+	}
 	return id, &storeWriter{store: s, f: f, limit: s.FileBytes}, nil
 }
 
@@ -113,10 +125,11 @@ func (w *storeWriter) Close() error {
 	if info, err := w.f.Stat(); err == nil {
 		size = info.Size()
 	}
-	if err := w.f.Close(); err != nil {
-		return err
+	err := w.store.add(size, w.f)
+	if cerr := w.f.Close(); err == nil {
+		err = cerr
 	}
-	return w.store.add(size)
+	return err
 }
 
 func (s *Store) path(id string) string { return filepath.Join(s.Dir, id+".log") }
@@ -161,9 +174,12 @@ func (s *Store) maxFiles() int64 {
 	return DefaultMaxFiles
 }
 
-// add counts one new output of size bytes in the ledger.
-func (s *Store) add(size int64) error {
+// add counts one new output of size bytes, in f, in the ledger. f's lock
+// is let go under the ledger's: a rescan before it left f out, one after
+// it counts f, and the ledger agrees with either.
+func (s *Store) add(size int64, f *os.File) error {
 	return s.withLedger(func(u usage, ok bool) usage {
+		_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
 		u.files, u.bytes, u.added = u.files+1, u.bytes+size, u.added+1
 		if !ok || u.added >= RescanEvery || u.bytes > s.MaxBytes || u.files > s.maxFiles() {
 			return s.prune()
@@ -230,38 +246,74 @@ func formatUsage(u usage) []byte {
 	return fmt.Appendf(nil, "%d %d %d\n", u.files, u.bytes, u.added)
 }
 
-// prune lists and measures every output, removes the oldest until the
-// store is within its caps (the newest is always kept), and returns what
+// belowCap is where a store over a cap is pruned to: a tenth below it, so
+// that the next outputs fit without a rescan.
+func belowCap(limit int64) int64 { return limit - limit/10 }
+
+// prune lists and measures every output but those still being written,
+// removes the oldest until the store is within its caps (a tenth below
+// them when it was over one; the newest is always kept), and returns what
 // is left.
 func (s *Store) prune() usage {
-	entries, err := os.ReadDir(s.Dir)
-	if err != nil {
-		return usage{}
-	}
-	type out struct {
-		name string
-		size int64
-	}
-	var outs []out
-	var total int64
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".log") {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			continue
-		}
-		outs = append(outs, out{e.Name(), info.Size()})
-		total += info.Size()
-	}
-	sort.Slice(outs, func(i, j int) bool { return outs[i].name < outs[j].name })
+	outs, total := s.finished()
 	kept := int64(len(outs))
-	for i := 0; (total > s.MaxBytes || kept > s.maxFiles()) && i < len(outs)-1; i++ {
+	maxBytes, maxFiles := s.MaxBytes, s.maxFiles()
+	if total > maxBytes || kept > maxFiles {
+		maxBytes, maxFiles = belowCap(maxBytes), belowCap(maxFiles)
+	}
+	for i := 0; (total > maxBytes || kept > maxFiles) && i < len(outs)-1; i++ {
 		if err := os.Remove(filepath.Join(s.Dir, outs[i].name)); err == nil || errors.Is(err, fs.ErrNotExist) {
 			total -= outs[i].size
 			kept--
 		}
 	}
 	return usage{files: kept, bytes: total}
+}
+
+// storedOutput is one finished output a rescan found.
+type storedOutput struct {
+	name string
+	size int64
+}
+
+// finished lists the outputs whose writers are done, oldest first, and
+// their total size: a file whose writer still holds its lock is neither
+// counted nor removed (its writer adds it to the ledger).
+func (s *Store) finished() ([]storedOutput, int64) {
+	entries, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return nil, 0
+	}
+	var outs []storedOutput
+	var total int64
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".log") {
+			continue
+		}
+		size, ok := s.finishedSize(e.Name())
+		if !ok {
+			continue
+		}
+		outs = append(outs, storedOutput{e.Name(), size})
+		total += size
+	}
+	sort.Slice(outs, func(i, j int) bool { return outs[i].name < outs[j].name })
+	return outs, total
+}
+
+// finishedSize is the size of the output name when no writer holds it.
+func (s *Store) finishedSize(name string) (int64, bool) {
+	f, err := os.OpenFile(filepath.Join(s.Dir, name), os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return 0, false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		return 0, false // being written: its writer counts it
+	}
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return 0, false
+	}
+	return info.Size(), true
 }

@@ -201,6 +201,56 @@ func TestStoreLedgerUnderConcurrentWriters(t *testing.T) {
 	checkLedger(t, s)
 }
 
+// TestStorePrunesBelowItsCap: a store at its cap prunes a tenth below it,
+// so the commands after do not each list the whole folder again.
+func TestStorePrunesBelowItsCap(t *testing.T) {
+	s := storeAt(t, 1<<30, 30)
+	var made []string
+	for range 31 {
+		made = append(made, keep(t, s, 0))
+	}
+	ids, _ := onDisk(t, s)
+	if strings.Join(ids, " ") != strings.Join(made[4:], " ") {
+		t.Fatalf("over a cap of 30, kept %d outputs; want the newest 27", len(ids))
+	}
+	for range 3 {
+		made = append(made, keep(t, s, 0))
+	}
+	if ids, _ := onDisk(t, s); len(ids) != 30 || ids[0] != made[4] {
+		t.Errorf("three outputs after the prune, kept %d from %s; want 30, none pruned again", len(ids), ids[0])
+	}
+	checkLedger(t, s)
+}
+
+// TestStoreLeavesAnOutputBeingWritten: the oldest output, still being
+// written (a long command), is neither pruned from under its writer nor
+// counted twice once it is done.
+func TestStoreLeavesAnOutputBeingWritten(t *testing.T) {
+	s := storeAt(t, 1<<30, 5)
+	id, w, err := s.Create()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 12 {
+		keep(t, s, 10)
+	}
+	if _, err := os.Stat(s.path(id)); err != nil {
+		t.Fatalf("the output being written was pruned: %v", err)
+	}
+	if _, err := w.Write([]byte("done\n")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Prune(); err != nil { // rebuilt from the files: what they hold now
+		t.Fatal(err)
+	}
+	checkLedger(t, s)
+	keep(t, s, 10)
+	checkLedger(t, s)
+}
+
 func TestStoreLedgerIsNotALink(t *testing.T) {
 	s := storeAt(t, 1<<20, 0)
 	keep(t, s, 10)
@@ -228,6 +278,19 @@ func TestStoreLedgerIsNotALink(t *testing.T) {
 // ledger: listing and measuring them all.
 func BenchmarkStoreOutput(b *testing.B) {
 	s := fullStore(b)
+	for b.Loop() {
+		keep(b, s, 0)
+	}
+}
+
+// BenchmarkStoreOutputAtCap is the same with the store at its cap of
+// 1,000 outputs, as a person's is after a thousand commands: it prunes a
+// tenth below the cap, once in a hundred commands.
+func BenchmarkStoreOutputAtCap(b *testing.B) {
+	s := storeAt(b, 1<<40, DefaultMaxFiles)
+	for range DefaultMaxFiles {
+		keep(b, s, 100)
+	}
 	for b.Loop() {
 		keep(b, s, 0)
 	}
