@@ -52,7 +52,7 @@ func openPlatform(home config.Home, logger *log.Logger) (platform, error) {
 	os.Setenv("DBUS_SESSION_BUS_ADDRESS", address)
 	// systray's connection, made here so that it exists before the tray
 	// starts: fyne.io/systray v1.12.2 crashes at exit without one.
-	if _, err := dbus.SessionBus(); err != nil {
+	if systrayConn, err = dbus.SessionBus(); err != nil {
 		conn.Close()
 		return platform{}, fmt.Errorf("%w: the bus at %s does not answer: %v", errNoSessionBus, address, err)
 	}

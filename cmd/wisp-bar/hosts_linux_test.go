@@ -131,19 +131,31 @@ func TestNextStartClosesWhatAKilledBarLeft(t *testing.T) {
 }
 
 // When its session bus goes, wisp-bar ends and says why, rather than run
-// on with nothing to show.
+// on with nothing to show: as it starts, and while its menu shows.
 func TestSessionBusGoneEndsWispBar(t *testing.T) {
-	d, bus := bareDesk(t)
-	p := startBar(t, d.home, d.address)
-	p.waitLog(t, "nothing on the session bus shows wisp-bar yet")
-	bus.Kill()
-	select {
-	case <-p.done:
-	case <-time.After(guard):
-		t.Fatal("wisp-bar ran on after its session bus went")
-	}
-	if code := p.cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(p.stderr.String(), "the session bus went away") {
-		t.Errorf("exit %d; stderr:\n%s", code, p.stderr.String())
+	for _, when := range []string{"starting", "running"} {
+		t.Run(when, func(t *testing.T) {
+			d, bus := bareDesk(t)
+			if when == "running" {
+				d.watcher = dbustest.StartWatcher(t, d.address)
+			}
+			p := startBar(t, d.home, d.address)
+			if when == "running" {
+				d.client.dest = d.watcher.Registered(t, guard)
+				d.client.waitMenu(t, "the menu", has("wisp: nothing waits for an answer"))
+			} else {
+				p.waitLog(t, "nothing on the session bus shows wisp-bar yet")
+			}
+			bus.Kill()
+			select {
+			case <-p.done:
+			case <-time.After(guard):
+				t.Fatal("wisp-bar ran on after its session bus went")
+			}
+			if code := p.cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(p.stderr.String(), "the session bus went away") || strings.Contains(p.stderr.String(), "panic") {
+				t.Errorf("exit %d; stderr:\n%s", code, p.stderr.String())
+			}
+		})
 	}
 }
 

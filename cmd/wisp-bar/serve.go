@@ -100,6 +100,7 @@ func runTray(b *bar.Bar, t *tray, busGone <-chan struct{}, exit func()) (lost bo
 		select {
 		case <-busGone:
 			busLost.Store(true)
+			t.stop() // nothing more to show, on a bus that is gone
 			quitTray()
 		case <-ctx.Done():
 		}

@@ -43,6 +43,7 @@ func (t *tray) SetMenu(m bar.Menu) {
 	if t.stopped.Load() {
 		return
 	}
+	defer survive()
 	defer t.upOnce.Do(func() { close(t.up) })
 	t.setHeader(m)
 	if t.last != nil && sameShape(t.last.Items, m.Items) {

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"errors"
+	"net"
 	"strings"
 	"sync"
+	"syscall"
 
 	"fyne.io/systray"
+	"github.com/godbus/dbus/v5"
 
 	"github.com/wisp-sh/wisp/bar"
 )
@@ -38,7 +42,33 @@ func runSystray(ready, exit func()) {
 	start()
 	ready()
 	<-trayQuit
+	defer survive()
 	end()
+}
+
+// systrayConn is systray's connection to the session bus, made before the
+// tray starts (openPlatform).
+var systrayConn *dbus.Conn
+
+// trayConnLost reports whether systray's connection has ended: the session
+// bus went away.
+func trayConnLost() bool { return systrayConn == nil || !systrayConn.Connected() }
+
+// survive stops the panics fyne.io/systray v1.12.2 raises once the session
+// bus has gone under it (its SetMust on a closed connection; its end,
+// closing a connection it never got when the bus went as it started):
+// wisp-bar is ending then, and says why. Any other panic goes on.
+func survive() {
+	if r := recover(); r != nil && !trayConnLost() && !connectionEnded(r) {
+		panic(r)
+	}
+}
+
+// connectionEnded reports whether a panic's value says the bus connection
+// ended: a write that found the socket closed before the reader noticed.
+func connectionEnded(r any) bool {
+	err, ok := r.(error)
+	return ok && (errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, dbus.ErrClosed) || errors.Is(err, net.ErrClosed))
 }
 
 var (
