@@ -211,3 +211,24 @@ func TestTUIDialogAnsweredElsewhereFirst(t *testing.T) {
 	}
 	c.waitFor("0 waiting")
 }
+
+// Ctrl-C stops the model's command and its turn; the card says it was
+// stopped, and the box takes a message again.
+func TestTUICtrlCStopsTheModelsCommand(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	srv := modeltest.NewServer(t,
+		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{
+			runCall("call_1", jsonArgs(map[string]any{"command": "echo started; sleep 60"}))}},
+		modeltest.Turn{Text: []string{"Hello again."}})
+	c := e.tuiWith(srv, false)
+	c.typeText("wait a minute", "› wait a minute")
+	c.send("\r")
+	c.waitFor("│ started")
+	c.send("\x03")
+	c.waitFor("· stopped")
+	c.waitFor("granite4.1:8b: ready")
+	c.typeText("hello", "› hello")
+	c.send("\r")
+	c.waitFor("Hello again.")
+}

@@ -17,6 +17,6 @@ func TestTUIAsAnUnprivilegedUser(t *testing.T) {
 	r := testenv.NewRerun(t)
 	names := []string{"TestTUIModelCommandRefusedAndNamed", "TestTUIOutsideRequestApprovedThenDenied",
 		"TestTUITypedCommandsInAndOutsideTheSandbox", "TestTUIAnswersAnotherProcessFromTheList", "TestTUIResize",
-		"TestTUITypedCommandGetsTheTerminal", "TestTUIDialogAnsweredElsewhereFirst"}
+		"TestTUITypedCommandGetsTheTerminal", "TestTUIDialogAnsweredElsewhereFirst", "TestTUICtrlCStopsTheModelsCommand"}
 	r.Run(t, "^("+strings.Join(names, "|")+")$", []string{"HOME=" + personalDir(t, r.UID, r.GID)}, names...)
 }
