@@ -23,7 +23,7 @@ HAVE_BAR   := $(wildcard cmd/wisp-bar/*.go)
 # beside itself.
 BINARIES   := bin/wisp bin/wisp-agent $(if $(filter linux,$(HOST_GOOS)),bin/wisp-sandbox) $(if $(HAVE_BAR),bin/wisp-bar)
 
-.PHONY: all build install test test-race check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
+.PHONY: all build install uninstall release-snapshot release-check deb-check test test-race check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
 
 all: build
 
@@ -42,9 +42,34 @@ bin/wisp-sandbox:
 bin/wisp-bar:
 	CGO_ENABLED=$(BAR_CGO) $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp-bar
 
+# Everything BINARIES lists, then the completions, the AppArmor profile's
+# copy, wisp-bar's autostart entry (Linux, not staged) and, as root where
+# AppArmor restricts user namespaces, the profile itself: scripts/install.sh
+# says what it wrote, and records it for uninstall. PREFIX=~/.local needs no root.
+INSTALL_ENV = PREFIX='$(PREFIX)' DESTDIR='$(DESTDIR)' AUTOSTART_DIR='$(if $(filter Linux,$(APP_OS)),$(if $(DESTDIR),,$(AUTOSTART_DIR)))'
+
 install: build
-	install -d $(BINDIR)
-	install -m 0755 $(BINARIES) $(BINDIR)/
+	$(INSTALL_ENV) sh scripts/install.sh install $(BINARIES)
+
+uninstall:
+	$(INSTALL_ENV) sh scripts/install.sh uninstall $(notdir $(BINARIES))
+
+# GoReleaser and nfpm, pinned like staticcheck and run with go run (not in go.mod).
+GORELEASER := github.com/goreleaser/goreleaser/v2@v2.15.1
+NFPM       := github.com/goreleaser/nfpm/v2/cmd/nfpm@v2.45.2
+
+# Every release artifact in dist/ (.goreleaser.yaml), built here, published nowhere.
+release-snapshot:
+	$(GO) run $(GORELEASER) release --snapshot --clean
+
+# GoReleaser's own check of .goreleaser.yaml.
+release-check:
+	$(GO) run $(GORELEASER) check
+
+# The .deb built with nfpm alone (faster than the whole snapshot) and its
+# contents inspected with dpkg-deb: scripts/deb-check.sh.
+deb-check:
+	GO=$(GO) NFPM=$(NFPM) scripts/deb-check.sh
 
 test:
 	$(GO) test -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...

@@ -1,6 +1,6 @@
 # wisp-bar's packaging, included by the Makefile: the macOS app bundle
 # (make app), its installation with a LaunchAgent (make install-app), and on
-# Linux the XDG autostart entry that make install adds.
+# Linux the XDG autostart entry (make install-autostart; make install adds it).
 
 GO            ?= go
 VERSION       ?= $(shell git describe --always --dirty 2>/dev/null || echo 0.1.0-dev)
@@ -68,8 +68,6 @@ install-autostart:
 	sed -e 's|@BINDIR@|$(PREFIX)/bin|g' packaging/linux/wisp-bar.desktop > "$(AUTOSTART_DIR)/wisp-bar.desktop"
 	@echo "wisp-bar starts with your desktop session ($(AUTOSTART_DIR)/wisp-bar.desktop)"
 
-# A staged install (DESTDIR, a package build) must not touch the builder's
-# own desktop session: the autostart entry is for a person's own install.
-ifeq ($(APP_OS)$(DESTDIR),Linux)
-install: install-autostart
-endif
+# make install adds the same entry itself, after the binaries, and not for
+# a staged install (DESTDIR, a package build): the builder's own desktop
+# session is not the package's (scripts/install.sh).

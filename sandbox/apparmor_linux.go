@@ -139,12 +139,17 @@ func AppArmorFix(exe string) string {
 	return "printf " + shellQuote(format) + " | sudo tee " + AppArmorProfileFile + " >/dev/null && " + load
 }
 
-// AppArmorProfile is wisp's AppArmor profile for the wisp at exe: the
-// rules of packaging/linux/apparmor.d/wisp (a test keeps the two the same),
-// the way Ubuntu's profiles for bubblewrap-based programs grant userns.
+// AppArmorProfile is wisp's AppArmor profile for the wisp at exe and the
+// helper wisp-sandbox beside it (which need not exist): the rules of
+// packaging/linux/apparmor.d/wisp (a test keeps the two the same), the way
+// Ubuntu's profiles for bubblewrap-based programs grant userns.
 func AppArmorProfile(exe string) string {
-	return "abi <abi/4.0>,\ninclude <tunables/global>\nprofile wisp " + apparmorPath(exe) +
-		" flags=(unconfined) {\n  userns,\n  include if exists <local/wisp>\n}\n"
+	return "abi <abi/4.0>,\ninclude <tunables/global>\n" +
+		apparmorUserns("wisp", exe) + apparmorUserns("wisp-sandbox", filepath.Join(filepath.Dir(exe), "wisp-sandbox"))
+}
+
+func apparmorUserns(name, path string) string {
+	return "profile " + name + " " + apparmorPath(path) + " flags=(unconfined) {\n  userns,\n  include if exists <local/" + name + ">\n}\n"
 }
 
 // apparmorPath quotes a path that holds characters AppArmor's syntax gives

@@ -1,0 +1,215 @@
+#!/bin/sh
+# install.sh: what `make install` and `make uninstall` do, after make build.
+#
+#   install.sh install BINARY...    bin/wisp, bin/wisp-bar, ... (the Makefile's BINARIES)
+#   install.sh uninstall NAME...    wisp, wisp-bar, ... (for an install that kept no record)
+#
+# From the Makefile's environment: PREFIX, DESTDIR (a staged install for a
+# package), and AUTOSTART_DIR, where wisp-bar's XDG autostart entry goes
+# (empty: none; the Makefile leaves it empty off Linux and with DESTDIR).
+#
+# install writes the binaries first, so that a run that cannot (a person
+# who is not root, into /usr/local) leaves nothing behind; then wisp's shell
+# completions, a copy of wisp's AppArmor profile for this PREFIX, the
+# autostart entry, and, where AppArmor restricts unprivileged user
+# namespaces and it runs as root, the profile itself, loaded. It records
+# every file and every folder it made in PREFIX/share/wisp/installed, and
+# uninstall removes exactly those, so it never removes a folder that was
+# there before (/usr/local/bin) nor a file it did not write.
+set -eu
+
+PREFIX=${PREFIX:?install.sh needs PREFIX}
+DESTDIR=${DESTDIR:-}
+AUTOSTART_DIR=${AUTOSTART_DIR:-}
+here=$(cd "$(dirname "$0")/.." && pwd)
+manifest=$PREFIX/share/wisp/installed
+profile_copy=$PREFIX/share/wisp/apparmor.d/wisp
+apparmor_profile=/etc/apparmor.d/wisp
+apparmor_sh=$here/packaging/linux/apparmor.sh
+nl='
+'
+
+# record KIND PATH: one line of the manifest being written (f a file, d a folder).
+record() {
+	printf '%s %s\n' "$1" "$2" >>"$new_manifest"
+}
+
+# make_dirs DIR: make DIR and whichever of its parents are missing,
+# recording each one made.
+make_dirs() {
+	d=$1 missing=
+	while [ ! -d "$DESTDIR$d" ]; do
+		missing=$d$nl$missing
+		d=$(dirname "$d")
+	done
+	printf '%s' "$missing" | while IFS= read -r m; do
+		[ -n "$m" ] || continue
+		mkdir "$DESTDIR$m"
+		record d "$m"
+	done
+}
+
+# put MODE SRC DEST: install SRC as DEST, recording it.
+put() {
+	make_dirs "$(dirname "$3")"
+	install -m "$1" "$2" "$DESTDIR$3"
+	record f "$3"
+}
+
+restricted() {
+	sh "$apparmor_sh" restricted
+}
+
+install_binaries() {
+	names=
+	for bin in "$@"; do
+		[ -x "$bin" ] || { echo "install.sh: $bin is not built: run make build first" >&2; exit 1; }
+		put 0755 "$bin" "$PREFIX/bin/$(basename "$bin")"
+		names="$names $(basename "$bin")"
+	done
+	echo "installed$names in $PREFIX/bin"
+}
+
+# install_completions WISP: cobra's scripts for bash, zsh and fish, where
+# each shell looks for a program's own (under PREFIX/share).
+install_completions() {
+	tmp=$(mktemp -d)
+	"$1" completion bash >"$tmp/wisp"
+	"$1" completion zsh >"$tmp/_wisp"
+	"$1" completion fish >"$tmp/wisp.fish"
+	put 0644 "$tmp/wisp" "$PREFIX/share/bash-completion/completions/wisp"
+	put 0644 "$tmp/_wisp" "$PREFIX/share/zsh/site-functions/_wisp"
+	put 0644 "$tmp/wisp.fish" "$PREFIX/share/fish/vendor_completions.d/wisp.fish"
+	rm -rf "$tmp"
+	echo "installed completions for bash, zsh and fish in $PREFIX/share"
+}
+
+# install_profile_copy: wisp's AppArmor profile for the wisp and the
+# wisp-sandbox in PREFIX/bin (the paths quoted, for a PREFIX with spaces), for the one fix
+# `wisp doctor` gives where AppArmor restricts user namespaces.
+install_profile_copy() {
+	tmp=$(mktemp)
+	sed -e "s|^profile wisp /usr/bin/wisp |profile wisp \"$PREFIX/bin/wisp\" |" \
+		-e "s|^profile wisp-sandbox /usr/bin/wisp-sandbox |profile wisp-sandbox \"$PREFIX/bin/wisp-sandbox\" |" \
+		"$here/packaging/linux/apparmor.d/wisp" >"$tmp"
+	if grep -q '/usr/bin/' "$tmp"; then
+		echo "install.sh: the AppArmor profile names /usr/bin/ where it should name $PREFIX/bin/" >&2
+		exit 1
+	fi
+	put 0644 "$tmp" "$profile_copy"
+	rm -f "$tmp"
+}
+
+install_autostart() {
+	tmp=$(mktemp)
+	sed "s|@BINDIR@|$PREFIX/bin|g" "$here/packaging/linux/wisp-bar.desktop" >"$tmp"
+	put 0644 "$tmp" "$AUTOSTART_DIR/wisp-bar.desktop"
+	rm -f "$tmp"
+	echo "wisp-bar starts with your desktop session ($AUTOSTART_DIR/wisp-bar.desktop)"
+}
+
+# install_apparmor: only for a real install on Linux where AppArmor
+# restricts unprivileged user namespaces. As root it installs and loads the
+# profile; otherwise it says the one command that does.
+install_apparmor() {
+	[ -z "$DESTDIR" ] && [ "$(uname -s)" = Linux ] && restricted || return 0
+	if [ "$(id -u)" = 0 ]; then
+		sh "$apparmor_sh" load "$profile_copy"
+		record f "$apparmor_profile"
+		return
+	fi
+	echo "AppArmor restricts unprivileged user namespaces here: without wisp's profile, .git/hooks and .git/config inside a project stay writable to confined commands."
+	echo "To let wisp, and only wisp, make its namespaces: sudo install -m 0644 $profile_copy $apparmor_profile && sudo apparmor_parser -r $apparmor_profile"
+}
+
+# keep_old_record: a second install keeps the folders the first one made
+# (they exist now, so this run does not make them) on the record.
+keep_old_record() {
+	[ -f "$DESTDIR$manifest" ] || return 0
+	grep '^d ' "$DESTDIR$manifest" >>"$new_manifest" || true
+}
+
+do_install() {
+	[ $# -gt 0 ] || { echo "install.sh install: no binaries named" >&2; exit 2; }
+	new_manifest=$(mktemp)
+	trap 'rm -f "$new_manifest"' EXIT
+	keep_old_record
+	install_binaries "$@"
+	install_completions "$1"
+	if [ "$(uname -s)" = Linux ]; then
+		install_profile_copy
+	fi
+	for bin in "$@"; do
+		if [ "$(basename "$bin")" = wisp-bar ] && [ -n "$AUTOSTART_DIR" ]; then
+			install_autostart
+		fi
+	done
+	install_apparmor
+	make_dirs "$(dirname "$manifest")"
+	awk '!seen[$0]++' "$new_manifest" >"$DESTDIR$manifest"
+	chmod 0644 "$DESTDIR$manifest"
+}
+
+# remove_file PATH: the AppArmor profile is unloaded before it goes.
+remove_file() {
+	if [ "$1" = "$apparmor_profile" ]; then
+		if [ "$(id -u)" != 0 ]; then
+			echo "$apparmor_profile is root's: run sudo make uninstall to unload and remove it" >&2
+			return 1
+		fi
+		sh "$apparmor_sh" unload
+		return
+	fi
+	rm -f "$DESTDIR$1"
+}
+
+# do_uninstall: the recorded files, then the recorded folders deepest
+# first, each only once it is empty.
+do_uninstall() {
+	if [ ! -f "$DESTDIR$manifest" ]; then
+		uninstall_unrecorded "$@"
+		return
+	fi
+	dirs=$(awk '/^d /{d[n++] = substr($0, 3)} END{for (i = n - 1; i >= 0; i--) print d[i]}' "$DESTDIR$manifest")
+	failed=0
+	while IFS= read -r line; do
+		case $line in
+		"f "*) remove_file "${line#f }" || failed=1 ;;
+		esac
+	done <"$DESTDIR$manifest"
+	[ "$failed" = 0 ] || exit 1
+	rm -f "$DESTDIR$manifest"
+	printf '%s\n' "$dirs" | while IFS= read -r d; do
+		[ -n "$d" ] && [ -d "$DESTDIR$d" ] || continue
+		rmdir "$DESTDIR$d" 2>/dev/null || echo "kept $d: it holds files make install did not write"
+	done
+	echo "removed what make install wrote for $PREFIX"
+}
+
+# uninstall_unrecorded NAME...: an install from before the record wrote
+# only the binaries and wisp-bar's autostart entry.
+uninstall_unrecorded() {
+	for name in "$@"; do
+		if [ -f "$DESTDIR$PREFIX/bin/$name" ]; then
+			rm -f "$DESTDIR$PREFIX/bin/$name"
+			echo "removed $PREFIX/bin/$name"
+		fi
+	done
+	entry=$AUTOSTART_DIR/wisp-bar.desktop
+	if [ -n "$AUTOSTART_DIR" ] && grep -qx "Exec=$PREFIX/bin/wisp-bar" "$entry" 2>/dev/null; then
+		rm -f "$entry"
+		echo "removed $entry"
+	fi
+}
+
+main() {
+	cmd=${1:-}
+	[ $# -gt 0 ] && shift
+	case $cmd in
+	install) do_install "$@" ;;
+	uninstall) do_uninstall "$@" ;;
+	*) echo "usage: install.sh install BINARY... | uninstall NAME..." >&2; exit 2 ;;
+	esac
+}
+
+main "$@"
