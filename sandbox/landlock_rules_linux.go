@@ -112,6 +112,7 @@ func landlockRules(cfg landlock.Config, h helperArgs, privatePTYs bool) ([]landl
 // it leads to, by that path's own rules.
 func readRules(handled landlock.AccessFSSet, hidden []string) ([]landlock.Rule, error) {
 	rules := []landlock.Rule{landlock.PathAccess(handled&ll.AccessFSReadDir, "/")}
+	ways := waysTo(hidden)
 	var grant func(dir string) error
 	grant = func(dir string) error {
 		entries, err := os.ReadDir(dir)
@@ -121,8 +122,8 @@ func readRules(handled landlock.AccessFSSet, hidden []string) ([]landlock.Rule, 
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
 			switch {
-			case slices.Contains(hidden, p), e.Type()&fs.ModeSymlink != 0:
-			case e.IsDir() && holdsAny(p, hidden):
+			case ways.hidden[p], e.Type()&fs.ModeSymlink != 0:
+			case e.IsDir() && ways.on[p]:
 				if err := grant(p); err != nil {
 					return err
 				}
@@ -156,14 +157,28 @@ func allowReadRules(handled landlock.AccessFSSet, paths []string) []landlock.Rul
 	return rules
 }
 
-// holdsAny reports whether folder dir holds one of paths.
-func holdsAny(dir string, paths []string) bool {
-	for _, p := range paths {
-		if within(p, dir) {
-			return true
+// hiddenWays are the hidden paths and the folders on the way to them, as
+// sets: readRules and readView ask of every entry of each such folder
+// whether it is one or the other (wisp's side asks before every command,
+// the served helper's too), which a walk over the list per entry made cost
+// a string built for each pair.
+type hiddenWays struct {
+	hidden map[string]bool // the hidden paths themselves
+	on     map[string]bool // every folder that holds one below it
+}
+
+func waysTo(hidden []string) hiddenWays {
+	w := hiddenWays{hidden: map[string]bool{}, on: map[string]bool{}}
+	for _, h := range hidden {
+		w.hidden[h] = true
+		for d := filepath.Dir(h); !w.on[d]; d = filepath.Dir(d) {
+			w.on[d] = true
+			if d == "/" || d == "." {
+				break
+			}
 		}
 	}
-	return false
+	return w
 }
 
 func terminalRule(handled landlock.AccessFSSet, privatePTYs bool) landlock.Rule {
@@ -244,6 +259,7 @@ func readView(denyRead []string) string {
 		return ""
 	}
 	hidden := append([]string{"/dev"}, denyRead...)
+	ways := waysTo(hidden)
 	h := sha256.New()
 	var walk func(dir string)
 	walk = func(dir string) {
@@ -252,7 +268,7 @@ func readView(denyRead []string) string {
 		for _, e := range entries {
 			p := filepath.Join(dir, e.Name())
 			fmt.Fprintf(h, "%s\x00%d\x00", e.Name(), e.Type())
-			if e.IsDir() && !slices.Contains(hidden, p) && holdsAny(p, hidden) {
+			if e.IsDir() && !ways.hidden[p] && ways.on[p] {
 				walk(p)
 			}
 		}
