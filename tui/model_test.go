@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"image/color"
 	"regexp"
 	"strings"
 	"testing"
@@ -445,5 +446,59 @@ func TestDialogAsksAboutAHost(t *testing.T) {
 	feed(m, typing("p")...)
 	if a := <-done; !a.Approve || a.Scope != approval.Project {
 		t.Fatalf("p answered %+v", a)
+	}
+}
+
+// The terminal's background picks the palette unless ui.theme did.
+func TestBackgroundPicksThePalette(t *testing.T) {
+	light := tea.BackgroundColorMsg{Color: color.White}
+	m, _, _ := newTestModel(true)
+	m.Update(light)
+	if m.palette.Name != "light" {
+		t.Errorf("a white background gave the %s palette", m.palette.Name)
+	}
+	m.o.Theme = "dark"
+	m.Update(light)
+	if m.palette.Name != "light" { // unchanged: the theme was set after
+		t.Errorf("palette %s", m.palette.Name)
+	}
+	themed := NewModel(context.Background(), Options{Loop: &fakeLoop{}, Face: NewFace(), Theme: "dark", Colour: true})
+	themed.Update(light)
+	if themed.palette.Name != "dark" {
+		t.Errorf("ui.theme dark gave the %s palette on a white background", themed.palette.Name)
+	}
+}
+
+// emittingLoop runs a typed line as chat's does: the OUTSIDE mark, then
+// the command's output.
+type emittingLoop struct{ face *Face }
+
+func (l emittingLoop) Send(context.Context, string) error { return nil }
+func (l emittingLoop) RunTyped(_ context.Context, t chat.Typed) error {
+	l.face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelDanger, Text: "! running OUTSIDE the sandbox, as you typed it: it may write anywhere you can"})
+	l.face.Emit(chat.Event{Type: chat.EventCommandStart, Command: t.Command, Origin: "person", OutsideSandbox: true})
+	l.face.Emit(chat.Event{Type: chat.EventOutput, Text: "\x1b[1mbold\x1b[0m output\r\n"})
+	return nil
+}
+
+// While a typed command has the terminal, the face writes to it the line,
+// the OUTSIDE mark in the danger colour before the command starts, and
+// the command's own output as it came; then it takes the terminal back.
+func TestTypedRunWritesToTheTerminal(t *testing.T) {
+	f := NewFace()
+	st := newStyles(Dark, true)
+	var out strings.Builder
+	r := &typedRun{ctx: context.Background(), loop: emittingLoop{f}, t: chat.Typed{Command: "touch /x", OutsideSandbox: true}, face: f, st: st}
+	r.SetStdout(&out)
+	r.Run()
+	got := out.String()
+	mark := st.danger.Render("! running OUTSIDE the sandbox, as you typed it: it may write anywhere you can")
+	i, j := strings.Index(got, "!! touch /x"), strings.Index(got, mark)
+	if i < 0 || j < i || !strings.Contains(got, "\x1b[1mbold\x1b[0m output\r\n") || !strings.Contains(mark, "255;107;107") {
+		t.Errorf("the terminal got %q", got)
+	}
+	f.Emit(chat.Event{Type: chat.EventOutput, Text: "later"})
+	if strings.Contains(out.String(), "later") {
+		t.Error("the face kept writing to the terminal after the command")
 	}
 }

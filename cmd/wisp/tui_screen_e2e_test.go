@@ -232,3 +232,13 @@ func TestTUICtrlCStopsTheModelsCommand(t *testing.T) {
 	c.send("\r")
 	c.waitFor("Hello again.")
 }
+
+// Without a terminal there is no full screen: wisp tui says what to use
+// instead, and starts nothing.
+func TestTUINeedsATerminal(t *testing.T) {
+	e := newE2E(t)
+	out, err := e.cmd("tui").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "wisp tui needs a terminal on stdin and stdout; from a pipe or a program, use wisp chat --json") {
+		t.Errorf("wisp tui without a terminal: %v\n%s", err, out)
+	}
+}
