@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
@@ -253,16 +255,37 @@ func restrict(cfg landlock.Config, rules []landlock.Rule, allThreads bool) error
 // readRules grants entry by entry), and whether each is a folder or a link:
 // it changes when an entry appears or goes there, which a served helper's
 // rules, made at its start, would not see. Folders that cannot be listed
-// count as such.
+// count as such. wisp asks before every command; the last answer is kept
+// while none of the folders has changed since (lastView).
 func readView(denyRead []string) string {
 	if len(denyRead) == 0 {
 		return ""
 	}
 	hidden := append([]string{"/dev"}, denyRead...)
+	key := strings.Join(hidden, "\x00")
+	lastView.Lock()
+	defer lastView.Unlock()
+	if lastView.key == key && lastView.unchanged() {
+		return lastView.digest
+	}
+	listed := time.Now()
+	digest, stamps := walkView(hidden)
+	lastView.key, lastView.digest, lastView.stamps = key, digest, nil
+	if settledBefore(stamps, listed) {
+		lastView.stamps = stamps
+	}
+	return digest
+}
+
+// walkView lists the folders on the way to the hidden paths, each stamped
+// before it is listed (so that a change while listing shows as a change).
+func walkView(hidden []string) (string, []dirStamp) {
 	ways := waysTo(hidden)
 	h := sha256.New()
+	var stamps []dirStamp
 	var walk func(dir string)
 	walk = func(dir string) {
+		stamps = append(stamps, stampOf(dir))
 		entries, err := os.ReadDir(dir)
 		fmt.Fprintf(h, "%s\x00%v\x00", dir, err != nil)
 		for _, e := range entries {
@@ -274,5 +297,66 @@ func readView(denyRead []string) string {
 		}
 	}
 	walk("/")
-	return hex.EncodeToString(h.Sum(nil)[:12])
+	return hex.EncodeToString(h.Sum(nil)[:12]), stamps
+}
+
+// lastView is this process's last readView: its digest, for the hidden
+// paths key, and the folders it listed as they were (nil when it may not
+// be kept).
+var lastView viewCache
+
+type viewCache struct {
+	sync.Mutex
+	key, digest string
+	stamps      []dirStamp
+}
+
+// dirStamp is what changes with a folder's entries: its modification and
+// change times (an entry made, removed or renamed in it sets both), and
+// the inode (a folder replaced by another).
+type dirStamp struct {
+	path         string
+	ino          uint64
+	mtime, ctime int64
+	ok           bool
+}
+
+func stampOf(dir string) dirStamp {
+	var st unix.Stat_t
+	if err := unix.Stat(dir, &st); err != nil {
+		return dirStamp{path: dir}
+	}
+	return dirStamp{path: dir, ino: st.Ino, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ok: true}
+}
+
+// unchanged reports whether every folder the last digest listed is as it
+// was then.
+func (v *viewCache) unchanged() bool {
+	if v.stamps == nil {
+		return false
+	}
+	for _, s := range v.stamps {
+		if stampOf(s.path) != s {
+			return false
+		}
+	}
+	return true
+}
+
+// viewSettle is how long before a listing a folder must have last changed
+// for its times to tell every later change: a file system stamps times
+// from a clock that may lag by a tick, so a folder changed just before the
+// listing could change again within the same tick and keep its times.
+const viewSettle = 100 * time.Millisecond
+
+// settledBefore reports whether every folder was stamped and had last
+// changed well before listed.
+func settledBefore(stamps []dirStamp, listed time.Time) bool {
+	limit := listed.Add(-viewSettle).UnixNano()
+	for _, s := range stamps {
+		if !s.ok || s.mtime >= limit || s.ctime >= limit {
+			return false
+		}
+	}
+	return true
 }
