@@ -56,6 +56,9 @@ func confineAndExec(h helperArgs) (int, error) {
 			return 0, err
 		}
 		mountOwnProc() // in the helper's PID namespace, if it has one
+		if err := enterNetworkNamespace(h, viewed); err != nil {
+			return 0, err
+		}
 	}
 	// The bounding and ambient sets act only at an exec, and only this
 	// thread execs (or forks the shell): a helper that stays as the

@@ -92,10 +92,21 @@ func (s Status) networkLines() []string {
 		return nil
 	}
 	lines := []string{"network: " + s.networkSummary()[len("network "):]}
+	if s.ownNetworkNamespace() {
+		lines = append(lines, "network: a network namespace of its own, where only the proxy answers: no other host is reachable, on any port")
+	}
 	if gap := s.proxyGap(); gap != "" {
 		lines = append(lines, "not covered: "+gap)
 	}
 	return lines
+}
+
+// ownNetworkNamespace says whether the helper gives a command a network
+// namespace of its own with only the proxy in it: where it has a mount
+// namespace, and stays beside the command (not with allowBackground,
+// where it execs the shell and nothing would forward).
+func (s Status) ownNetworkNamespace() bool {
+	return (s.Namespace == NamespaceMount || s.Namespace == NamespaceUser) && !s.Spec.Background
 }
 
 // proxyGap is what the proxy mode leaves open on this system: Landlock's
@@ -104,8 +115,10 @@ func (s Status) networkLines() []string {
 // number is reachable directly.
 func (s Status) proxyGap() string {
 	switch {
-	case s.Landlock != nil && !s.Landlock.TCP:
+	case s.Landlock != nil && !s.Landlock.TCP && !s.ownNetworkNamespace():
 		return "network through the proxy is not enforced: Landlock ABI < 4 has no TCP rules, so a command can connect anywhere"
+	case s.ownNetworkNamespace():
+		return ""
 	case s.Landlock != nil && s.Spec.Proxy.Port == 0:
 		return "a host elsewhere listening on the proxy's port number is reachable directly, past the proxy (Landlock's TCP rule names a port, not an address)"
 	case s.Landlock != nil:

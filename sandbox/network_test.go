@@ -56,3 +56,22 @@ func TestSeatbeltProxyAllowsOnlyTheProxy(t *testing.T) {
 		t.Fatalf("with the network on, the proxy adds %q", b.String())
 	}
 }
+
+func TestNetworkNamespaceClosesTheGap(t *testing.T) {
+	spec := Spec{}.ThroughProxy(NetworkProxy{Port: 3128, Allowed: []string{"github.com"}})
+	for _, c := range []struct {
+		ns         Namespace
+		background bool
+		gap        bool
+	}{{NamespaceMount, false, false}, {NamespaceUser, false, false}, {NamespaceNone, false, true}, {NamespaceUser, true, true}} {
+		spec.Background = c.background
+		st := Status{Spec: spec, Landlock: &LandlockFeatures{ABI: 7, TCP: true}, Namespace: c.ns}
+		lines := strings.Join(st.Lines(), "\n")
+		if got := strings.Contains(lines, "not covered: a host elsewhere listening on port 3128"); got != c.gap {
+			t.Errorf("namespace %s, background %v: gap reported %v, want %v:\n%s", c.ns, c.background, got, c.gap, lines)
+		}
+		if got := strings.Contains(lines, "a network namespace of its own"); got == c.gap {
+			t.Errorf("namespace %s, background %v: own network namespace reported %v:\n%s", c.ns, c.background, got, lines)
+		}
+	}
+}

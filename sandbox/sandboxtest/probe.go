@@ -24,6 +24,7 @@ func MaybeProbe() {
 // probe does one thing a confined command might be refused:
 //
 //	dial ADDR             TCP connect to ADDR
+//	dial-read ADDR        TCP connect to ADDR and read its greeting to the end
 //	dial-mptcp ADDR       Multipath TCP connect to ADDR (Linux)
 //	send-udp ADDR         send one UDP datagram to ADDR
 //	dial-abstract NAME    connect to the abstract Unix socket @NAME
@@ -39,6 +40,8 @@ func probe(op string, args []string) int {
 	switch {
 	case op == "dial" && len(args) == 1:
 		err = dial("tcp", args[0])
+	case op == "dial-read" && len(args) == 1:
+		err = dialRead(args[0])
 	case op == "dial-mptcp" && len(args) == 1:
 		err = dialMPTCP(args[0])
 	case op == "send-udp" && len(args) == 1:
