@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/wisp-sh/wisp/audit"
 	"github.com/wisp-sh/wisp/pending"
@@ -38,11 +40,12 @@ func (o *OutOfBand) Ask(ctx context.Context, req Request) (Answer, error) {
 	case err != nil:
 		return Answer{}, err
 	}
-	scope := Scope(d.Scope)
+	asked := d.Scope
 	if d.DowngradedFrom != "" {
-		scope = Scope(d.DowngradedFrom) // the gate takes it as once and audits what was asked
+		asked = d.DowngradedFrom // the gate takes it as once and audits what was asked
 	}
-	return Answer{Approve: d.Approved, Scope: scope, By: d.Answer.By}, nil
+	base, prefix := strings.CutSuffix(asked, pending.PrefixSuffix)
+	return Answer{Approve: d.Approved, Scope: Scope(base), Prefix: prefix, By: d.Answer.By}, nil
 }
 
 func (o *OutOfBand) pendingRequest(req Request) pending.Request {
@@ -57,11 +60,20 @@ func (o *OutOfBand) pendingRequest(req Request) pending.Request {
 	for i, s := range req.Scopes {
 		scopes[i] = string(s)
 	}
+	reasons := req.Reasons
+	if offersPrefix(req) && kind == pending.KindCommand {
+		for _, s := range req.Scopes {
+			if s != Once {
+				scopes = append(scopes, string(s)+pending.PrefixSuffix)
+			}
+		}
+		reasons = append(slices.Clone(reasons), pending.PrefixReason+strings.Join(req.Prefixes, ", "))
+	}
 	// The gate's id, so that its audit events name the request as
 	// `wisp approvals pending` and wisp-bar show it.
 	return pending.Request{
 		ID: req.ID, Kind: kind, Command: req.Line, Cwd: req.Dir, OutsideSandbox: req.OutsideSandbox,
-		Level: req.Level.String(), Reasons: req.Reasons, Scopes: scopes, Face: o.Face,
+		Level: req.Level.String(), Reasons: reasons, Scopes: scopes, Face: o.Face,
 	}
 }
 

@@ -7,7 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/pending"
 	"github.com/wisp-sh/wisp/policy"
 )
 
@@ -190,5 +193,36 @@ func TestDialogsOverADevSessionHoldingPrefixes(t *testing.T) {
 	}
 	if tests != 1 {
 		t.Errorf("go test asked %d times though its prefix was held after the first: %q", tests, asked)
+	}
+}
+
+// Out of band, the request offers the prefix scopes and names the prefix;
+// an answer of session-prefix, given as wisp-bar gives it, holds the
+// prefix, and the next package's tests ask no one.
+func TestOutOfBandHoldsAPrefix(t *testing.T) {
+	home := config.Home{Dir: t.TempDir()}
+	ch := pending.New(home.PendingDir())
+	g := &Gate{Threshold: "moderate", Held: NewHeld(home), Project: "/proj",
+		Approvers: []Approver{&OutOfBand{Channel: ch, Face: pending.FaceChat}}}
+	go func() {
+		for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+			list, _ := ch.List()
+			for _, p := range list {
+				if !slices.Contains(p.Request.Scopes, pending.ScopeSessionPrefix) || pending.HeldPrefix(p.Request) != "go test …" {
+					t.Errorf("the filed request offers %q and names the prefix %q", p.Request.Scopes, pending.HeldPrefix(p.Request))
+				}
+				if _, err := ch.Answer(p, pending.DecisionApprove, pending.ScopeSessionPrefix, "wisp-bar"); err != nil {
+					t.Error(err)
+				}
+				return
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}()
+	if c := ask(t, g, "go test ./pkg/a", false); !c.Approved {
+		t.Fatalf("not approved: %+v", c)
+	}
+	if scope, _ := g.Held.CoversByPrefix("go test ./pkg/b", "/proj", policy.Moderate); scope != Session {
+		t.Errorf("after session-prefix, go test ./pkg/b is held at %q, want session", scope)
 	}
 }

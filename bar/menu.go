@@ -141,7 +141,7 @@ func answeredItem(label string, a pending.Answer, now time.Time) Item {
 // and the details.
 func answerItems(p pending.Pending) []Item {
 	items := []Item{{Label: "digest " + pending.Digest(p.Binding) + " · asked by wisp " + p.Request.Face, Disabled: true}}
-	for _, scope := range []string{pending.ScopeOnce, pending.ScopeSession, pending.ScopeProject, pending.ScopeAlways} {
+	for _, scope := range menuScopes {
 		if slices.Contains(p.Request.Scopes, scope) {
 			items = append(items, Item{Key: requestKey(verbApprove, p, scope), Label: scopeLabel(p.Request, scope)})
 		}
@@ -151,6 +151,10 @@ func answerItems(p pending.Pending) []Item {
 		Item{Key: requestKey(verbDetails, p, ""), Label: "Details…"},
 	)
 }
+
+// menuScopes are the scopes a request's submenu offers, in its order: the
+// exact line's, then its prefix's.
+var menuScopes = append(slices.Clone(pending.AllScopes), pending.PrefixScopes...)
 
 func footer(v View) []Item {
 	var items []Item

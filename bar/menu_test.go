@@ -34,6 +34,10 @@ func TestBuildMenu(t *testing.T) {
 			"00000000000000b3": {Decision: pending.DecisionDeny, Scope: pending.ScopeOnce, By: "wisp-bar", AnsweredAt: now},
 		}}},
 		{"many", View{Now: now, Pending: many}},
+		{"prefix", View{Now: now, Pending: []pending.Pending{request("00000000000000d1", "go test ./pkg/a", false,
+			scopes("once", "session", "project", "session-prefix", "project-prefix"), func(r *pending.Request) {
+				r.Level, r.Reasons = pending.LevelModerate, []string{"go test builds and runs the tests", pending.PrefixReason + "go test …"}
+			})}}},
 		{"escaped", View{Now: now, Pending: []pending.Pending{
 			request("00000000000000c1", "echo hi\nin /safe/folder\u202e", true),
 			request("00000000000000c2", strings.Repeat("x", 100), false),

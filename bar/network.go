@@ -3,6 +3,7 @@ package bar
 import (
 	"net"
 	"strconv"
+	"strings"
 
 	"github.com/wisp-sh/wisp/pending"
 )
@@ -33,6 +34,9 @@ var networkScopeLabels = map[string]string{
 func scopeLabel(r pending.Request, scope string) string {
 	if r.Kind == pending.KindNetwork {
 		return networkScopeLabels[scope]
+	}
+	if base, ok := strings.CutSuffix(scope, pending.PrefixSuffix); ok {
+		return prefixScopeLabels[base] + ", holding " + visible(shorten(pending.HeldPrefix(r), 60))
 	}
 	return scopeLabels[scope]
 }

@@ -97,6 +97,14 @@ func line(r pending.Request) string {
 	return text
 }
 
+// prefixScopeLabels begin a prefix scope's menu line, which then names
+// the prefix held.
+var prefixScopeLabels = map[string]string{
+	pending.ScopeSession: "Approve for this session",
+	pending.ScopeProject: "Approve for this project",
+	pending.ScopeAlways:  "Approve always",
+}
+
 // scopeLabels names each scope as the menu offers it.
 var scopeLabels = map[string]string{
 	pending.ScopeOnce:    "Approve once",

@@ -60,8 +60,8 @@ func (c *Channel) newAnswer(p Pending, decision, scope, by string) (Answer, erro
 	if Binding(p.Bytes) != p.Binding {
 		return Answer{}, fmt.Errorf("answer request %s: the binding is not the hash of the bytes shown; read the request again with List or Get", a.ID)
 	}
-	if !contains(AllScopes, scope) {
-		return Answer{}, fmt.Errorf("answer request %s: %w: %q (use once, session, project or always)", a.ID, ErrUnknownScope, scope)
+	if !knownScope(scope) {
+		return Answer{}, fmt.Errorf("answer request %s: %w: %q (use once, session, project or always, or session-prefix, project-prefix or always-prefix where offered)", a.ID, ErrUnknownScope, scope)
 	}
 	if !p.Request.OutsideSandbox && !contains(p.Request.Scopes, scope) {
 		return Answer{}, fmt.Errorf("answer request %s: %w: %q, and it offers %q", a.ID, ErrScopeNotOffered, scope, p.Request.Scopes)

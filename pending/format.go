@@ -3,6 +3,7 @@ package pending
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"strings"
 	"time"
 )
@@ -64,6 +65,37 @@ const (
 
 // AllScopes is what a command request offers when its filer names none.
 var AllScopes = []string{ScopeOnce, ScopeSession, ScopeProject, ScopeAlways}
+
+// Prefix scopes hold the command's prefix ("go test …") in place of its
+// exact line; a command request offers them beside session, project and
+// always when the gate can hold a prefix for it, and names the prefix in
+// a reason that begins with PrefixReason.
+const (
+	ScopeSessionPrefix = "session-prefix"
+	ScopeProjectPrefix = "project-prefix"
+	ScopeAlwaysPrefix  = "always-prefix"
+	PrefixSuffix       = "-prefix"
+	PrefixReason       = "its prefix may be held in place of the line: "
+)
+
+// PrefixScopes are the scopes that hold a prefix, narrowest first.
+var PrefixScopes = []string{ScopeSessionPrefix, ScopeProjectPrefix, ScopeAlwaysPrefix}
+
+// knownScope reports whether s is a scope of this version.
+func knownScope(s string) bool {
+	return slices.Contains(AllScopes, s) || slices.Contains(PrefixScopes, s)
+}
+
+// HeldPrefix is the prefix a request offers to hold, as its reason names
+// it ("go test …"), or "".
+func HeldPrefix(r Request) string {
+	for _, reason := range r.Reasons {
+		if p, ok := strings.CutPrefix(reason, PrefixReason); ok {
+			return p
+		}
+	}
+	return ""
+}
 
 // Request is one pending/<id>.request.json. The JSON field order here is
 // the order written.

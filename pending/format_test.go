@@ -197,3 +197,29 @@ func TestAddDirectoryRequests(t *testing.T) {
 		}
 	}
 }
+
+// A prefix scope is offered by a command request that also offers its
+// base scope and names the prefix in a reason; anywhere else it is refused.
+func TestPrefixScopes(t *testing.T) {
+	good, err := os.ReadFile("testdata/request.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	command := strings.NewReplacer(`"kind": "outsideSandbox"`, `"kind": "command"`, `"outsideSandbox": true`, `"outsideSandbox": false`,
+		`"once"`, `"once", "session", "session-prefix"`,
+		`"runs OUTSIDE the sandbox: it may write anywhere you can, ~/.wisp included; this one run only"`, `"`+PrefixReason+`brew upgrade …"`).Replace(string(good))
+	r, err := ParseRequest([]byte(command))
+	if err != nil || HeldPrefix(r) != "brew upgrade …" {
+		t.Fatalf("a command request offering session-prefix: %v (prefix %q)", err, HeldPrefix(r))
+	}
+	for name, data := range map[string]string{
+		"no base scope":        strings.Replace(command, `"session", `, ``, 1),
+		"no prefix named":      strings.Replace(command, PrefixReason, `held: `, 1),
+		"a scope no one knows": strings.Replace(command, `"session-prefix"`, `"forever-prefix"`, 1),
+		"outside the sandbox":  strings.NewReplacer(`"kind": "command"`, `"kind": "outsideSandbox"`, `"outsideSandbox": false`, `"outsideSandbox": true`).Replace(command),
+	} {
+		if _, err := ParseRequest([]byte(data)); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: ParseRequest = %v, want it refused as malformed", name, err)
+		}
+	}
+}

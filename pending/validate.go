@@ -27,7 +27,7 @@ func ParseAnswer(data []byte) (Answer, error) {
 	if err := decodeStrict(data, answerShape, &a); err != nil {
 		return Answer{}, err
 	}
-	if !slices.Contains(AllScopes, a.Scope) {
+	if !knownScope(a.Scope) {
 		return Answer{}, fmt.Errorf("%w: %q", ErrUnknownScope, a.Scope)
 	}
 	if err := validateAnswer(a); err != nil {
@@ -99,8 +99,11 @@ func checkRequestScopes(r Request) error {
 		return fmt.Errorf("no scopes are offered")
 	}
 	for i, s := range r.Scopes {
-		if !slices.Contains(AllScopes, s) || slices.Contains(r.Scopes[:i], s) {
+		if !knownScope(s) || slices.Contains(r.Scopes[:i], s) {
 			return fmt.Errorf("scope %q is unknown or repeated", s)
+		}
+		if base, ok := strings.CutSuffix(s, PrefixSuffix); ok && (r.Kind != KindCommand || !slices.Contains(r.Scopes, base) || HeldPrefix(r) == "") {
+			return fmt.Errorf("scope %q is offered only by a command request that offers %q and names its prefix", s, base)
 		}
 	}
 	if r.OutsideSandbox && !slices.Equal(r.Scopes, []string{ScopeOnce}) {

@@ -130,12 +130,29 @@ func prefixOf(seg *segment, entry *programRisk, positional []string, level Level
 	if level == High && (len(subs) == 0 || publishes[program][subs[0]]) {
 		return "", "it destroys or publishes, so only this exact line can be held"
 	}
+	if !entry.hasSubcommands() {
+		positional = nil // touch notes.txt: an operand, never a subcommand
+	}
 	return strings.Join(append([]string{seg.words[0].text}, prefixWords(subs, positional)...), " "), ""
 }
 
+// hasSubcommands reports whether the table names subcommands of the
+// program (git push, go test): only then is its first word one.
+func (e *programRisk) hasSubcommands() bool {
+	if e == nil {
+		return false
+	}
+	for i := range e.rows {
+		if len(e.rows[i].subs) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // prefixWords are the subcommand words a prefix keeps: the row's own,
-// or, for a program whose row names none, its first subcommand word (and
-// a script runner's script: npm run test).
+// or, for a program with subcommands whose row names none of them, its
+// first subcommand word (and a script runner's script: npm run test).
 func prefixWords(subs, positional []string) []string {
 	if len(subs) > 0 {
 		return subs

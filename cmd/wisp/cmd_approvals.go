@@ -161,13 +161,14 @@ func newApprovalsAnswerCmd(app *App, decision string) *cobra.Command {
 		},
 	}
 	if decision == "approve" {
-		cmd.Flags().StringVar(&scope, "scope", "once", "once, session, project or always (outside the sandbox: once only)")
+		cmd.Flags().StringVar(&scope, "scope", "once", "once, session, project or always (outside the sandbox: once only);\n"+
+			"session-prefix, project-prefix or always-prefix hold the prefix the request names (go test …)")
 	}
 	return cmd
 }
 
 func runApprovalsAnswer(app *App, ref, decision, scope string) error {
-	if _, err := approval.ParseScope(scope); decision == "approve" && err != nil {
+	if _, err := approval.ParseScope(strings.TrimSuffix(scope, pending.PrefixSuffix)); decision == "approve" && err != nil {
 		return usageError{err}
 	}
 	ch, err := app.channel()
@@ -262,6 +263,9 @@ func answerSummary(r pending.Request, ans pending.Answer, asked string) string {
 		return approval.DowngradeNote(approval.Scope(asked), render.Line(r.Command))
 	case r.OutsideSandbox:
 		return "approved once, outside the sandbox: " + render.Line(r.Command)
+	}
+	if base, ok := strings.CutSuffix(ans.Scope, pending.PrefixSuffix); ok {
+		return fmt.Sprintf("approved %s, holding %s: %s", base, render.Line(pending.HeldPrefix(r)), render.Line(r.Command))
 	}
 	return fmt.Sprintf("approved %s: %s", ans.Scope, render.Line(r.Command))
 }
