@@ -36,8 +36,8 @@ func TestAppArmorProfilesParse(t *testing.T) {
 		"wisp doctor's fix's": sandbox.AppArmorProfile(filepath.Join(prefix, "bin", "wisp")),
 	}
 	for name, text := range profiles {
-		if strings.Count(text, "  userns,\n") != 2 {
-			t.Errorf("%s profile does not grant userns to wisp and wisp-sandbox:\n%s", name, text)
+		if strings.Count(text, "  userns,\n") != 3 {
+			t.Errorf("%s profile does not grant userns to wisp, wisp-agent and wisp-sandbox:\n%s", name, text)
 		}
 		if major < 4 {
 			t.Logf("apparmor_parser %d predates the userns rule: parsing %s profile without it", major, name)

@@ -139,13 +139,14 @@ func AppArmorFix(exe string) string {
 	return "printf " + shellQuote(format) + " | sudo tee " + AppArmorProfileFile + " >/dev/null && " + load
 }
 
-// AppArmorProfile is wisp's AppArmor profile for the wisp at exe and the
-// helper wisp-sandbox beside it (which need not exist): the rules of
-// packaging/linux/apparmor.d/wisp (a test keeps the two the same), the way
-// Ubuntu's profiles for bubblewrap-based programs grant userns.
+// AppArmorProfile is wisp's AppArmor profile for the wisp at exe and for
+// wisp-agent and the helper wisp-sandbox beside it (which need not exist):
+// the rules of packaging/linux/apparmor.d/wisp (a test keeps the two the
+// same), the way Ubuntu's profiles for bubblewrap-based programs grant userns.
 func AppArmorProfile(exe string) string {
-	return "abi <abi/4.0>,\ninclude <tunables/global>\n" +
-		apparmorUserns("wisp", exe) + apparmorUserns("wisp-sandbox", filepath.Join(filepath.Dir(exe), "wisp-sandbox"))
+	dir := filepath.Dir(exe)
+	return "abi <abi/4.0>,\ninclude <tunables/global>\n" + apparmorUserns("wisp", exe) +
+		apparmorUserns("wisp-agent", filepath.Join(dir, "wisp-agent")) + apparmorUserns("wisp-sandbox", filepath.Join(dir, "wisp-sandbox"))
 }
 
 func apparmorUserns(name, path string) string {

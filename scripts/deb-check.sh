@@ -24,8 +24,12 @@ fail() {
 	exit 1
 }
 
-for b in wisp wisp-sandbox wisp-bar; do
-	CGO_ENABLED=0 $GO build -trimpath -ldflags "-X main.version=$version -X github.com/wisp-sh/wisp/sandbox.BuildVersion=$version" -o "$tmp/bin/$b" "./cmd/$b"
+# As make build builds them: wisp lean, wisp-agent whole, both from cmd/wisp.
+stamps="-X main.version=$version -X github.com/wisp-sh/wisp/sandbox.BuildVersion=$version"
+CGO_ENABLED=0 $GO build -trimpath -tags wisplean -ldflags "$stamps" -o "$tmp/bin/wisp" ./cmd/wisp
+CGO_ENABLED=0 $GO build -trimpath -ldflags "$stamps" -o "$tmp/bin/wisp-agent" ./cmd/wisp
+for b in wisp-sandbox wisp-bar; do
+	CGO_ENABLED=0 $GO build -trimpath -ldflags "$stamps" -o "$tmp/bin/$b" "./cmd/$b"
 done
 sh scripts/release-files.sh "$tmp/files" "$tmp/bin/wisp"
 sed -e "s|\${WISP_ARCH}|$arch|g" -e "s|\${WISP_VERSION}|$deb_version|g" \
@@ -34,7 +38,7 @@ $GO run "$NFPM" package --config "$tmp/nfpm.yaml" --packager deb --target "$tmp/
 deb=$tmp/wisp.deb
 
 dpkg-deb -c "$deb" >"$tmp/contents"
-for path in /usr/bin/wisp /usr/bin/wisp-sandbox /usr/bin/wisp-bar /etc/xdg/autostart/wisp-bar.desktop \
+for path in /usr/bin/wisp /usr/bin/wisp-agent /usr/bin/wisp-sandbox /usr/bin/wisp-bar /etc/xdg/autostart/wisp-bar.desktop \
 	/usr/share/bash-completion/completions/wisp /usr/share/zsh/vendor-completions/_wisp \
 	/usr/share/fish/vendor_completions.d/wisp.fish \
 	/usr/share/wisp/apparmor.d/wisp /usr/share/wisp/apparmor.sh /usr/share/doc/wisp/copyright; do
@@ -54,10 +58,10 @@ grep -qx './prerm' "$tmp/control" || fail "the .deb has no prerm to unload the A
 dpkg-deb -x "$deb" "$tmp/root"
 "$tmp/root/usr/bin/wisp" --version | grep -qF "$version" || fail "the packaged wisp does not say its version $version"
 grep -qx 'Exec=/usr/bin/wisp-bar' "$tmp/root/etc/xdg/autostart/wisp-bar.desktop" || fail "the autostart entry does not start /usr/bin/wisp-bar"
-for b in wisp wisp-sandbox; do
+for b in wisp wisp-agent wisp-sandbox; do
 	grep -q "^profile $b /usr/bin/$b flags=(unconfined) {\$" "$tmp/root/usr/share/wisp/apparmor.d/wisp" || fail "the AppArmor profile does not attach to /usr/bin/$b"
 done
-[ "$(grep -c '^  userns,$' "$tmp/root/usr/share/wisp/apparmor.d/wisp")" = 2 ] || fail "the AppArmor profiles do not both grant userns"
+[ "$(grep -c '^  userns,$' "$tmp/root/usr/share/wisp/apparmor.d/wisp")" = 3 ] || fail "the AppArmor profiles do not all grant userns"
 
 # The release's .deb (GoReleaser's nfpms) holds the same paths; GoReleaser
 # adds the binaries itself (bindir).

@@ -84,13 +84,12 @@ install_completions() {
 	echo "installed completions for bash, zsh and fish in $PREFIX/share"
 }
 
-# install_profile_copy: wisp's AppArmor profile for the wisp and the
+# install_profile_copy: wisp's AppArmor profiles for wisp, wisp-agent and
 # wisp-sandbox in PREFIX/bin (the paths quoted, for a PREFIX with spaces), for the one fix
 # `wisp doctor` gives where AppArmor restricts user namespaces.
 install_profile_copy() {
 	tmp=$(mktemp)
-	sed -e "s|^profile wisp /usr/bin/wisp |profile wisp \"$PREFIX/bin/wisp\" |" \
-		-e "s|^profile wisp-sandbox /usr/bin/wisp-sandbox |profile wisp-sandbox \"$PREFIX/bin/wisp-sandbox\" |" \
+	sed -e "s|^profile \(wisp[a-z-]*\) /usr/bin/\(wisp[a-z-]*\) |profile \1 \"$PREFIX/bin/\2\" |" \
 		"$here/packaging/linux/apparmor.d/wisp" >"$tmp"
 	if grep -q '/usr/bin/' "$tmp"; then
 		echo "install.sh: the AppArmor profile names /usr/bin/ where it should name $PREFIX/bin/" >&2
