@@ -23,7 +23,7 @@ HAVE_BAR   := $(wildcard cmd/wisp-bar/*.go)
 # beside itself.
 BINARIES   := bin/wisp bin/wisp-agent $(if $(filter linux,$(HOST_GOOS)),bin/wisp-sandbox) $(if $(HAVE_BAR),bin/wisp-bar)
 
-.PHONY: all build install uninstall release-snapshot release-check deb-check test test-race check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
+.PHONY: all build install uninstall release-snapshot release-check deb-check package-check test test-race check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
 
 all: build
 
@@ -87,6 +87,16 @@ test-race:
 check: fmt-check
 	$(MAKE) --no-print-directory -j2 --output-sync=target lint
 	$(MAKE) --no-print-directory test
+	$(MAKE) --no-print-directory package-check
+
+# The packaging's checks, each timed: the .deb built and inspected, and
+# GoReleaser's check of .goreleaser.yaml (on a fresh machine most of its
+# time is go run building GoReleaser once).
+package-check:
+	@for step in deb-check release-check; do \
+		start=$$(date +%s); $(MAKE) --no-print-directory $$step || exit 1; \
+		echo "== make $$step took $$(( $$(date +%s) - start )) s"; \
+	done
 
 lint: vet vet-darwin darwincheck staticcheck actionlint
 
