@@ -42,17 +42,20 @@ type asked struct {
 }
 
 // Begin says that command id (line) runs now: the connections that come
-// until its end are its own, asked about in its name. The returned func
-// ends it, withdraws what is still asked for it, and returns the hosts
-// refused to it.
-func (p *Proxy) Begin(id, line string) (end func() []Refusal) {
-	ctx, cancel := context.WithCancel(p.ctx)
+// until its end are its own, asked about in its name, under ctx (the
+// run's: a face that asks may find its session there, and a cancelled
+// run withdraws its questions). The returned func ends it, withdraws what
+// is still asked for it, and returns the hosts refused to it.
+func (p *Proxy) Begin(ctx context.Context, id, line string) (end func() []Refusal) {
+	ctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(p.ctx, cancel) // the proxy's end ends it too
 	c := &command{id: id, line: line, ctx: ctx, cancel: cancel, once: map[string]Answer{}}
 	p.mu.Lock()
 	p.commands[id] = c
 	p.current = c
 	p.mu.Unlock()
 	return func() []Refusal {
+		stop()
 		cancel()
 		p.mu.Lock()
 		defer p.mu.Unlock()

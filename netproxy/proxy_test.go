@@ -16,7 +16,7 @@ func TestAllowedHostReachedOverHTTP(t *testing.T) {
 	var decisions []Decision
 	p := startProxy(t, Options{Rules: mustRules(t, []string{"registry.test"}, nil),
 		OnDecision: func(d Decision) { decisions = append(decisions, d) }}, "registry.test")
-	end := p.Begin("c1", "curl http://registry.test/pkg")
+	end := p.Begin(t.Context(), "c1", "curl http://registry.test/pkg")
 	status, body := get(t, client(p, nil), o.hostURL("registry.test")+"/pkg")
 	if status != 200 || body != "hello from registry.test:"+itoa(o.port())+"/pkg\n" {
 		t.Fatalf("GET through the proxy = %d %q, want 200 and the origin's greeting", status, body)
@@ -41,7 +41,7 @@ func TestTLSThroughConnect(t *testing.T) {
 func TestDeniedHostRefusedWith403(t *testing.T) {
 	o := newOrigin(t, false)
 	p := startProxy(t, Options{Rules: mustRules(t, []string{"*.pkg.test", "evil.test"}, []string{"evil.test"}), Ask: &asker{ans: Answer{Allowed: true}}}, "evil.test")
-	end := p.Begin("c1", "curl evil.test")
+	end := p.Begin(t.Context(), "c1", "curl evil.test")
 	status, body := get(t, client(p, nil), o.hostURL("evil.test"))
 	want := "wisp: network to evil.test:" + itoa(o.port()) + " refused: in deniedDomains\n"
 	if status != http.StatusForbidden || body != want {
@@ -64,7 +64,7 @@ func TestUnlistedHostAskedOnceThenReached(t *testing.T) {
 	o := newOrigin(t, false)
 	a := &asker{ans: Answer{Allowed: true, By: "terminal", Scope: "once"}, gate: make(chan struct{})}
 	p := startProxy(t, Options{Rules: mustRules(t, []string{"other.test"}, nil), Ask: a}, "new.test")
-	end := p.Begin("c1", "npm install")
+	end := p.Begin(t.Context(), "c1", "npm install")
 	c := client(p, nil)
 	var wg sync.WaitGroup
 	statuses := make([]int, 5)
@@ -88,7 +88,7 @@ func TestUnlistedHostAskedOnceThenReached(t *testing.T) {
 	}
 	end()
 	// once is this command's: the next command is asked again.
-	end = p.Begin("c2", "npm install")
+	end = p.Begin(t.Context(), "c2", "npm install")
 	defer end()
 	a.gate = nil
 	get(t, client(p, nil), o.hostURL("new.test")) // another command's process: a connection of its own
@@ -102,7 +102,7 @@ func TestSessionAnswerHeldForLaterCommands(t *testing.T) {
 	a := &asker{ans: Answer{Allowed: true, By: "terminal", Scope: "session"}}
 	p := startProxy(t, Options{Ask: a}, "new.test")
 	for _, id := range []string{"c1", "c2"} {
-		end := p.Begin(id, "go mod download")
+		end := p.Begin(t.Context(), id, "go mod download")
 		if s, _ := get(t, client(p, nil), o.hostURL("new.test")); s != 200 {
 			t.Fatalf("%s: status %d", id, s)
 		}
@@ -126,7 +126,7 @@ func TestUnlistedHostDeclinedOrNoOne(t *testing.T) {
 			o := newOrigin(t, false)
 			a := &asker{ans: c.ans}
 			p := startProxy(t, Options{Ask: a}, "new.test")
-			end := p.Begin("c1", "curl new.test")
+			end := p.Begin(t.Context(), "c1", "curl new.test")
 			status, body := get(t, client(p, nil), o.hostURL("new.test"))
 			if status != 403 || !strings.HasSuffix(body, "refused: "+c.reason+"\n") {
 				t.Fatalf("GET = %d %q, want 403 saying %q", status, body, c.reason)

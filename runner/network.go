@@ -117,11 +117,11 @@ func (r *Runner) auditNetwork(d netproxy.Decision) {
 // beginNetwork tells the proxy that command id runs now, so that its
 // connections are asked about in its name; the func it returns ends that
 // and returns the hosts refused to it.
-func (r *Runner) beginNetwork(id, line string, mode Mode) func() []netproxy.Refusal {
+func (r *Runner) beginNetwork(ctx context.Context, id, line string, mode Mode) func() []netproxy.Refusal {
 	if r.net.proxy == nil || mode != ModeConfined {
 		return func() []netproxy.Refusal { return nil }
 	}
-	return r.net.proxy.Begin(id, line)
+	return r.net.proxy.Begin(ctx, id, line)
 }
 
 // noteNetwork sets the sandbox line for the hosts the proxy refused, so

@@ -49,7 +49,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 	if mode == ModeConfined {
 		git = confinement.SnapshotGit()
 	}
-	endNetwork := r.beginNetwork(id, req.Line, mode)
+	endNetwork := r.beginNetwork(ctx, id, req.Line, mode)
 	er, err := execute(ctx, spec)
 	refusedHosts := endNetwork()
 	file.Close() // adds the output to the store, pruning the oldest when due
