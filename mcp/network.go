@@ -1,0 +1,60 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/wisp-sh/wisp/approval"
+	"github.com/wisp-sh/wisp/internal/render"
+)
+
+var _ approval.HostApprover = Elicitation{}
+
+// AskHost asks the client's person whether a confined command may reach
+// a host in neither domain list, while its connection waits: the same
+// form as a command's, in the host's words.
+func (Elicitation) AskHost(ctx context.Context, req approval.HostRequest) (approval.Answer, error) {
+	ss := sessionFrom(ctx)
+	if ss == nil || !canElicit(ss) {
+		return approval.Answer{}, fmt.Errorf("%w: %s", approval.ErrCannotAsk, NoElicitation)
+	}
+	res, err := ss.Elicit(ctx, HostDialog(req))
+	if ctx.Err() != nil {
+		return approval.Answer{}, ctx.Err()
+	}
+	if err != nil {
+		return approval.Answer{}, fmt.Errorf("ask the person through the MCP client: %w", err)
+	}
+	ans := answer(res)
+	ans.Prefix = false // a host has no prefix
+	return ans, nil
+}
+
+// HostDialog is the elicitation for one host.
+func HostDialog(req approval.HostRequest) *sdk.ElicitParams {
+	title := render.Line("wisp: allow network to " + req.Target() + "?")
+	msg := fmt.Sprintf("allow network to %s? asked by: %s\nOnly you can answer this: the agent that asked cannot. "+
+		"Accept lets the command reach this host for the scope you choose; decline refuses the connection.",
+		render.Line(req.Target()), render.Line(req.Line))
+	s := formSchema{Type: "object", Title: title, Properties: map[string]scopeField{}}
+	var names, meanings []string
+	for _, sc := range req.Scopes {
+		names = append(names, string(sc))
+		meanings = append(meanings, string(sc)+": "+hostScopeMeaning[sc])
+	}
+	if len(names) > 0 {
+		s.Properties["scope"] = scopeField{Type: "string", Title: "Allow for", Description: strings.Join(meanings, "; "),
+			Enum: names, Default: names[0]}
+		s.Required = []string{"scope"}
+	}
+	return &sdk.ElicitParams{Mode: "form", Message: msg, RequestedSchema: s}
+}
+
+var hostScopeMeaning = map[approval.Scope]string{
+	approval.Once:    "this command's connections to the host",
+	approval.Session: "this host, until this wisp mcp ends",
+	approval.Project: "this host, in this project, kept in approvals.json",
+	approval.Always:  "this host, anywhere, kept in approvals.json",
+}
