@@ -11,6 +11,7 @@
 #   unsafe    wisp run --unsafe -- true (the run path without the sandbox)
 #   wisp      wisp run -- true          (Landlock through wisp's helper)
 #   wisp-git  wisp run -- true in a repository (.git/hooks and .git/config bound read-only)
+#   wisp-1bin wisp run -- true with no wisp-sandbox beside wisp: wisp is its own helper
 # With WISP_BEFORE=/path/to/an/older/wisp, also version@before, wisp@before
 # and wisp-git@before: a change's before and after in the same run.
 #
@@ -40,7 +41,10 @@ CGO_ENABLED=0 go build -o "$work/.floor" "$root/scripts/benchfloor"
 # wisp's home where a person's is, outside every writable root (/tmp is one):
 # under /tmp it would need a mount namespace to stay unwritable.
 home=$(mktemp -d "$HOME/.wisp-bench.XXXXXX")
-trap 'rm -rf "$work" "$repo" "$home"' EXIT
+# wisp alone, outside the roots too, for the helper that is wisp itself.
+alone=$(mktemp -d "$HOME/.wisp-bench-alone.XXXXXX")
+cp "$wisp" "$alone/wisp"
+trap 'rm -rf "$work" "$repo" "$home" "$alone"' EXIT
 export WISP_HOME=$home
 cd "$work"
 
@@ -66,6 +70,7 @@ add version "$work" "$(q "$wisp") version"
 add unsafe "$work" "$(q "$wisp") run --unsafe -- true"
 add wisp "$work" "$(q "$wisp") run -- true"
 add wisp-git "$repo" "$(q "$wisp") run -- true"
+[ -x "$(dirname "$wisp")/wisp-sandbox" ] && add wisp-1bin "$work" "$(q "$alone/wisp") run -- true"
 if [ -n "$before" ]; then
 	add version@before "$work" "$(q "$before") version"
 	add wisp@before "$work" "$(q "$before") run -- true"
