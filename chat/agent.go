@@ -36,6 +36,9 @@ type Options struct {
 	// editors and pagers work and Ctrl-C reaches the command. Nil: the
 	// command reads nothing, and stopping the turn ends it.
 	Terminal *os.File
+	// ContextTokens bounds what one request sends (model.contextTokens);
+	// 0: DefaultContextTokens.
+	ContextTokens int
 	// Instructions are the project's AGENTS.md; nil: read from the
 	// runner's folder when the agent is made.
 	Instructions *Instructions
@@ -48,7 +51,8 @@ type Agent struct {
 	o            Options
 	history      []model.Message
 	recordFailed bool
-	live         *liveWriter // the model's commands' output, to the face
+	live         *liveWriter       // the model's commands' output, to the face
+	outputs      map[string]string // a tool call's id: its command's output id
 }
 
 // NewAgent makes the agent and has the runner's gate tell the face when a
@@ -73,6 +77,26 @@ func NewAgent(o Options) *Agent {
 	return a
 }
 
+// SetModel talks to m from the next request on (/model NAME).
+func (a *Agent) SetModel(m Streamer) { a.o.Model = m }
+
+// Model is the model the agent talks to, nil when there is none.
+func (a *Agent) Model() Streamer { return a.o.Model }
+
+// ModelName is the model's name, "" when there is no model.
+func (a *Agent) ModelName() string {
+	if n, ok := a.o.Model.(interface{ Name() string }); ok {
+		return n.Name()
+	}
+	return ""
+}
+
+// ContextUse is how many tokens, as estimated, the history takes and how
+// many it may take in a request.
+func (a *Agent) ContextUse() (used, budget int) {
+	return estimateTokens(a.history), a.budget(SystemPromptWith(a.o.Tools, *a.o.Instructions), a.toolList())
+}
+
 // Thread is the thread being recorded to (nil: none).
 func (a *Agent) Thread() *Thread { return a.o.Thread }
 
@@ -94,7 +118,24 @@ func (a *Agent) Instructions() Instructions { return *a.o.Instructions }
 // Resume continues a thread: its records become the history.
 func (a *Agent) Resume(records []Record) int {
 	a.history = HistoryOf(records)
+	for _, r := range records {
+		if r.Kind == RecordTool {
+			a.noteOutput(r.CallID, r.OutputID)
+		}
+	}
 	return len(a.history)
+}
+
+// noteOutput keeps which output a tool call's command wrote, for a
+// shortened result to name.
+func (a *Agent) noteOutput(callID, outputID string) {
+	if outputID == "" {
+		return
+	}
+	if a.outputs == nil {
+		a.outputs = map[string]string{}
+	}
+	a.outputs[callID] = outputID
 }
 
 // History is what the model has read so far, without the system prompt.
@@ -128,8 +169,10 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 // is over.
 func (a *Agent) step(ctx context.Context, first bool) (bool, error) {
 	onText := func(s string) { a.o.Face.Emit(Event{Type: EventText, Text: s}) }
+	system, tools := SystemPromptWith(a.o.Tools, *a.o.Instructions), a.toolList()
+	a.fit(ctx, system, tools)
 	a.o.Face.Emit(Event{Type: EventWaiting})
-	msg, err := a.o.Model.Stream(ctx, wire(SystemPromptWith(a.o.Tools, *a.o.Instructions), a.history), a.toolList(), onText)
+	msg, err := a.o.Model.Stream(ctx, wire(system, a.history), tools, onText)
 	bad := model.ToolCallErrors(err)
 	if err != nil && len(bad) == 0 {
 		return true, a.streamFailed(ctx, msg, err, first)
@@ -215,7 +258,7 @@ func (a *Agent) runCalls(ctx context.Context, calls []model.ToolCall, bad []*mod
 		}
 		a.o.Face.Emit(Event{Type: EventToolResult, ID: call.ID, Name: call.Name, Text: text})
 		a.add(model.Message{Role: model.RoleTool, Content: text, ToolCallID: call.ID},
-			Record{Kind: RecordTool, CallID: call.ID, Name: call.Name, Text: text})
+			Record{Kind: RecordTool, CallID: call.ID, Name: call.Name, Text: text, OutputID: a.outputs[call.ID]})
 	}
 }
 
@@ -233,6 +276,7 @@ func (a *Agent) call(ctx context.Context, call model.ToolCall) string {
 	}
 	if out.Result != nil {
 		a.o.Face.Emit(outcomeEvent(*out.Result))
+		a.noteOutput(call.ID, out.Result.OutputID)
 	}
 	return out.Text
 }

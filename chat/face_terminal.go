@@ -132,6 +132,16 @@ func (f *TerminalFace) progressed(ev Event) bool {
 	return true
 }
 
+// NoteLine is a note as the face would write it, for a writer of its own
+// (the editor's notices): rendered, in the level's style.
+func (f *TerminalFace) NoteLine(level, text string) string {
+	s := render.Line(text)
+	if !f.p.On {
+		return s
+	}
+	return f.p.levelSGR(level) + s + sgrReset
+}
+
 // Println writes one line of notes (help, /approvals).
 func (f *TerminalFace) Println(s string) {
 	f.mu.Lock()

@@ -120,7 +120,10 @@ func (k *keyReader) burst(ctx context.Context, chunk []byte) (string, bool, erro
 	for len(chunk) < maxBurst {
 		more, err := k.read(ctx, burstGap)
 		if err != nil {
-			return "", false, err
+			// Stopped inside a burst: what came is still a paste, never
+			// keys (its Enters must not send a line); the stop is seen at
+			// the next read.
+			return string(chunk), true, nil
 		}
 		if len(more) == 0 {
 			break

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mattn/go-runewidth"
@@ -63,6 +64,13 @@ type Editor struct {
 	typing []piece
 	// quitArmed: the last key was Ctrl-C at an empty prompt.
 	quitArmed bool
+
+	// Notices from other goroutines (the model check at the start) are
+	// written above the line being edited.
+	mu      sync.Mutex
+	reading bool
+	notices []string
+	wake    func() // stops the key being waited for, to show a notice
 }
 
 // piece is one rune of the line, or one paste of several lines.
@@ -103,13 +111,15 @@ func (e *Editor) ReadLine(ctx context.Context) (string, error) {
 	defer restore()
 	io.WriteString(e.tty, pasteOn)
 	defer io.WriteString(e.tty, pasteOff)
-	stop := context.AfterFunc(ctx, func() { e.tty.SetReadDeadline(time.Now()) })
-	defer stop()
 	defer e.tty.SetReadDeadline(time.Time{})
 	e.line, e.pos, e.row, e.browse, e.typing = nil, 0, 0, -1, nil
-	e.draw()
+	e.startReading()
+	defer e.stopReading()
 	for {
-		k, err := e.keys.next(ctx)
+		k, err := e.nextKey(ctx)
+		if errors.Is(err, errNotice) {
+			continue
+		}
 		if err != nil {
 			e.end("\r\n")
 			if ctx.Err() != nil {

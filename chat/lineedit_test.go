@@ -211,3 +211,26 @@ func TestEditorCtrlCTwiceAtAnEmptyPromptLeaves(t *testing.T) {
 		t.Errorf("the second Ctrl-C in a row: %v, want io.EOF", r.err)
 	}
 }
+
+// A notice from another goroutine (the model check) shows above the line
+// being typed, which is drawn again under it and goes on as it was.
+func TestEditorShowsANoticeAboveTheLine(t *testing.T) {
+	ed, master, scr := editorOnPTY(t)
+	got := readAsync(ed)
+	waitScreen(t, scr, "›")
+	master.Write([]byte("half"))
+	waitScreen(t, scr, "› half")
+	ed.Notify("· the model cannot be reached", func() { t.Error("the editor was reading, but said it was not") })
+	waitScreen(t, scr, "· the model cannot be reached\n› half")
+	master.Write([]byte(" done"))
+	waitScreen(t, scr, "› half done")
+	master.Write([]byte("\r"))
+	if r := <-got; r.err != nil || r.line != "half done" {
+		t.Errorf("read %q, %v", r.line, r.err)
+	}
+	ran := false
+	ed.Notify("later", func() { ran = true })
+	if !ran {
+		t.Error("a notice while no line is read did not go to its fallback")
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/wisp-sh/wisp/internal/render"
+	"github.com/wisp-sh/wisp/model"
 	"github.com/wisp-sh/wisp/runner"
 )
 
@@ -56,10 +57,90 @@ func sessionSlash(ctx context.Context, o TerminalOptions, line string) bool {
 		for _, l := range ThreadLines(all, time.Now(), 20) {
 			say(l)
 		}
+	case "/compact":
+		if o.Agent.Model() == nil {
+			say("· there is no model to summarise with: " + o.Agent.o.NoModel)
+			break
+		}
+		turn(ctx, o.Interrupts, func(ctx context.Context) {
+			if !o.Agent.Compact(ctx) {
+				say("· nothing to compact: the conversation has one turn or none")
+			}
+		})
+	case "/model":
+		switchModel(ctx, o, fields[1:])
+	case "/status":
+		for _, l := range status(o) {
+			say(l)
+		}
 	default:
 		return false
 	}
 	return true
+}
+
+// switchModel is /model NAME: another model on the same server, for this
+// session, checked at once.
+func switchModel(ctx context.Context, o TerminalOptions, args []string) {
+	say := o.Face.Println
+	c, ok := o.Agent.Model().(*model.Client)
+	switch {
+	case len(args) != 1:
+		say("· usage: /model NAME (for this session; wisp config set model.name NAME keeps it)")
+		return
+	case !ok:
+		say("· there is no model client here to switch")
+		return
+	}
+	next := c.WithName(args[0])
+	o.Agent.SetModel(next)
+	say("· the model is " + render.Line(next.Name()) + " for this session (model.name is unchanged)")
+	checkCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if err := next.Check(checkCtx); err != nil {
+		say("· " + render.Line(err.Error()))
+	}
+}
+
+// status is /status: the model, where commands run and write, the
+// network, the threshold, what waits, the thread and the context.
+func status(o TerminalOptions) []string {
+	a := o.Agent
+	r := a.o.Tools.Runner
+	name := a.ModelName()
+	if name == "" {
+		name = "none: " + a.o.NoModel
+	}
+	lines := []string{"model:     " + render.Line(name)}
+	if o.Status != nil {
+		lines = append(lines, o.Status()...)
+	}
+	lines = append(lines, "folder:    "+render.Line(r.Dir))
+	if r.Resolve(false) == runner.ModeConfined {
+		lines = append(lines, "roots:     "+render.Line(strings.Join(r.Spec.Roots, ", ")))
+	} else {
+		lines = append(lines, "roots:     none: commands are not confined here")
+	}
+	network := "on"
+	if !r.Config.CommandPolicy.Sandbox.AllowNetwork {
+		network = "off"
+	}
+	lines = append(lines, "network:   "+network)
+	if o.Approvals != nil {
+		if waiting, err := o.Approvals.Channel.List(); err == nil {
+			lines = append(lines, fmt.Sprintf("waiting:   %d requests (/approvals lists them)", len(waiting)))
+		}
+	}
+	if t := a.Thread(); t != nil {
+		state := "recorded"
+		if !t.Written() {
+			state = "not recorded until the first message"
+		}
+		lines = append(lines, "thread:    "+t.ID+" ("+state+")")
+	}
+	used, budget := a.ContextUse()
+	lines = append(lines, fmt.Sprintf("context:   about %d of %d tokens for the conversation (model.contextTokens)", used, budget))
+	return lines
 }
 
 // showOutput writes a stored output whole, rendered (it is the command's

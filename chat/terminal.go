@@ -27,6 +27,9 @@ type TerminalOptions struct {
 	// command; while wisp waits for a line, it leaves.
 	Interrupts <-chan os.Signal
 	Approvals  *Approvals // nil: /approvals is not offered
+	// Status gives /status the lines only the caller knows: the model's
+	// state, the approval threshold.
+	Status func() []string
 }
 
 // quitHint answers Ctrl-C at an empty prompt.

@@ -39,8 +39,9 @@ type Record struct {
 
 	Text      string           `json:"text,omitempty"`
 	ToolCalls []RecordToolCall `json:"toolCalls,omitempty"`
-	CallID    string           `json:"callId,omitempty"` // tool
-	Name      string           `json:"name,omitempty"`   // tool
+	CallID    string           `json:"callId,omitempty"`   // tool
+	Name      string           `json:"name,omitempty"`     // tool
+	OutputID  string           `json:"outputId,omitempty"` // tool: run_command's stored output
 
 	*PersonCommand
 

@@ -26,11 +26,13 @@ func (c *Client) Check(ctx context.Context) error {
 	case err != nil:
 		return c.classify(ctx, reqCtx, err, answered.Load())
 	}
+	var names []string
 	for _, m := range page.Data {
 		// Ollama takes a name without a tag to mean its :latest.
 		if m.ID == c.name || m.ID == c.name+":latest" {
 			return nil
 		}
+		names = append(names, m.ID)
 	}
-	return c.modelMissing(nil)
+	return c.missingFrom(names, true, c.IsOllama(ctx), nil)
 }

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/openai/openai-go/v3/packages/ssestream"
 )
@@ -58,8 +59,8 @@ func (c *Client) unreachable(err error) error {
 		return &Error{Kind: ErrServerDown, Cause: err, Msg: fmt.Sprintf("the model server at %s is not "+
 			"answering; start it (ollama serve) or set model.baseURL", c.baseURL)}
 	}
-	return fmt.Errorf("the request to the model server at %s failed: %w; check model.baseURL and the server",
-		c.baseURL, err)
+	return fmt.Errorf("the request to the model server at %s failed: %w; check model.baseURL and the server%w",
+		c.baseURL, err, quiet{errUnreachable})
 }
 
 // statusError reads an HTTP error response and says what it means.
@@ -78,12 +79,20 @@ func (c *Client) statusError(res *http.Response) error {
 			Msg: fmt.Sprintf("the server at %s has no chat completions endpoint (HTTP 404: %s); check "+
 				"model.baseURL, which usually ends in /v1", c.baseURL, message)}
 	}
-	return &ServerError{Status: res.StatusCode, Message: message}
+	return &ServerError{Status: res.StatusCode, Message: message,
+		RetryAfter: parseRetryAfter(res.Header.Get("Retry-After"), time.Now())}
 }
+
+// quiet wraps a sentinel so that %w adds it to the chain and nothing to
+// the message.
+type quiet struct{ err error }
+
+func (q quiet) Error() string { return "" }
+func (q quiet) Unwrap() error { return q.err }
 
 func (c *Client) modelMissing(cause error) error {
 	return &Error{Kind: ErrModelMissing, Cause: cause,
-		Msg: fmt.Sprintf("the model %s is not on the server; run: ollama pull %s", c.name, c.name)}
+		Msg: fmt.Sprintf("the model %s is not on the server at %s", c.name, c.baseURL)}
 }
 
 func (c *Client) unauthorized(status int, message string) error {

@@ -35,8 +35,13 @@ type Client struct {
 	apiKeyEnv string
 	keySet    bool // the variable apiKeyEnv names holds a key
 	idle      time.Duration
+	retries   int
+	remote    bool // not on this machine: a connection error may pass
+	onRetry   func(Retry)
+	http      *http.Client
 	chat      openai.ChatCompletionService
 	models    openai.ModelService
+	ollama    *ollamaProbe
 }
 
 // Option adjusts a Client.
@@ -46,6 +51,7 @@ type settings struct {
 	httpClient *http.Client
 	idle       time.Duration
 	retries    int
+	onRetry    func(Retry)
 }
 
 // WithHTTPClient sends requests through hc (its transport, proxies, TLS).
@@ -61,10 +67,11 @@ func WithIdleTimeout(d time.Duration) Option {
 	return func(s *settings) { s.idle = d }
 }
 
-// WithMaxRetries sets how often a request is retried after a connection
-// error, HTTP 408, 409, 429 or 5xx, before any of the answer has arrived.
-// The default is 0 for a server on this machine, where a retry only delays
-// the message that it is down, and 2 for a remote one.
+// WithMaxRetries sets how often a request is retried after HTTP 408, 409,
+// 429 or 5xx (and, for a server on another machine, a connection error),
+// before any of the answer has arrived, with backoff and the server's
+// Retry-After (DefaultMaxRetries). A server on this machine that is down
+// is not retried: that only delays the message that it is down.
 func WithMaxRetries(n int) Option {
 	return func(s *settings) { s.retries = max(n, 0) }
 }
@@ -77,7 +84,7 @@ func New(cfg config.Model, getenv func(string) string, opts ...Option) (*Client,
 	if err != nil {
 		return nil, err
 	}
-	s := settings{idle: DefaultIdleTimeout, retries: defaultRetries(base)}
+	s := settings{idle: DefaultIdleTimeout, retries: DefaultMaxRetries}
 	for _, opt := range opts {
 		opt(&s)
 	}
@@ -86,7 +93,8 @@ func New(cfg config.Model, getenv func(string) string, opts ...Option) (*Client,
 	}
 	key := apiKey(cfg.APIKeyEnv, getenv)
 	c := &Client{name: cfg.Name, baseURL: strings.TrimSuffix(base.String(), "/"),
-		apiKeyEnv: cfg.APIKeyEnv, keySet: key != "", idle: s.idle}
+		apiKeyEnv: cfg.APIKeyEnv, keySet: key != "", idle: s.idle, retries: s.retries, remote: !isLocal(base),
+		onRetry: s.onRetry, http: s.httpClient, ollama: &ollamaProbe{}}
 	if key == "" {
 		key = placeholderKey
 	}
@@ -96,11 +104,19 @@ func New(cfg config.Model, getenv func(string) string, opts ...Option) (*Client,
 		option.WithBaseURL(c.baseURL),
 		option.WithAPIKey(key),
 		option.WithHTTPClient(s.httpClient),
-		option.WithMaxRetries(s.retries),
+		option.WithMaxRetries(0), // wisp retries itself, and says so
 	}
 	c.chat = openai.NewChatCompletionService(reqOpts...)
 	c.models = openai.NewModelService(reqOpts...)
 	return c, nil
+}
+
+// WithName is a client for another model on the same server (chat's
+// /model NAME).
+func (c *Client) WithName(name string) *Client {
+	d := *c
+	d.name = name
+	return &d
 }
 
 // Name is the model's name as sent to the server.
@@ -137,13 +153,12 @@ func apiKey(envName string, getenv func(string) string) string {
 	return strings.TrimSpace(getenv(envName))
 }
 
-func defaultRetries(base *url.URL) int {
+// isLocal reports whether the server is on this machine.
+func isLocal(base *url.URL) bool {
 	host := base.Hostname()
 	if host == "localhost" {
-		return 0
+		return true
 	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
-		return 0
-	}
-	return 2
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

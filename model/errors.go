@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Sentinels for the ways a request to the model server fails. Every error
@@ -23,6 +24,9 @@ var (
 	ErrCutOff = errors.New("the model's answer was cut off")
 	// ErrStalled: the server sent nothing for the idle timeout.
 	ErrStalled = errors.New("the model server stopped sending")
+
+	// errUnreachable marks a request that failed before any response.
+	errUnreachable = errors.New("the request reached no server")
 )
 
 // Error is a failure of one request, with a message for the person and the
@@ -48,6 +52,8 @@ func (e *Error) Unwrap() []error {
 type ServerError struct {
 	Status  int
 	Message string
+	// RetryAfter is the wait the server asked for (Retry-After), 0 if none.
+	RetryAfter time.Duration
 }
 
 func (e *ServerError) Error() string {

@@ -28,6 +28,16 @@ func (c *Client) Stream(ctx context.Context, msgs []Message, tools []Tool, onTex
 	if err != nil {
 		return Message{}, err
 	}
+	msg, err := c.withRetries(ctx, func() (Message, bool, error) { return c.streamOnce(ctx, params, onText) })
+	var missing *Error
+	if errors.As(err, &missing) && missing.Kind == ErrModelMissing && ctx.Err() == nil {
+		err = c.missing(ctx, missing.Cause)
+	}
+	return msg, err
+}
+
+// streamOnce is one request; started once any of the answer arrived.
+func (c *Client) streamOnce(ctx context.Context, params openai.ChatCompletionNewParams, onText func(string)) (Message, bool, error) {
 	reqCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	watchdog := time.AfterFunc(c.idle, func() { cancel(errIdle) })
@@ -44,13 +54,14 @@ func (c *Client) Stream(ctx context.Context, msgs []Message, tools []Tool, onTex
 		watchdog.Reset(c.idle)
 	}
 	msg := acc.message()
+	started := len(acc.text) > 0 || len(msg.ToolCalls) > 0
 	if err := stream.Err(); err != nil && !acc.finished {
-		return msg, c.classify(ctx, reqCtx, err, answered.Load())
+		return msg, started, c.classify(ctx, reqCtx, err, answered.Load())
 	}
 	if !acc.finished {
-		return msg, c.cutOff(nil)
+		return msg, started, c.cutOff(nil)
 	}
-	return msg, checkToolCalls(msg.ToolCalls)
+	return msg, started, checkToolCalls(msg.ToolCalls)
 }
 
 func (c *Client) params(msgs []Message, tools []Tool) (openai.ChatCompletionNewParams, error) {

@@ -54,6 +54,13 @@ func (e *e2e) chatWith(srv *modeltest.Server, colour bool, args ...string) *ptyC
 		url = srv.URL()
 	}
 	e.wisp("config", "set", "model.baseURL", url)
+	return e.startChat(colour, args...)
+}
+
+// startChat starts wisp chat on a pty with the home as it is, and waits
+// for the prompt.
+func (e *e2e) startChat(colour bool, args ...string) *ptyChat {
+	e.t.Helper()
 	cmd := exec.Command(e.bin, append([]string{"chat"}, args...)...)
 	cmd.Dir = e.project
 	cmd.Env = append(withoutNoColor(os.Environ()), "WISP_HOME="+e.home, "TERM=xterm-256color")

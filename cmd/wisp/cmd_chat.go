@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"time"
 
@@ -121,16 +122,24 @@ func runChatTerminal(ctx context.Context, app *App, s *session, opts chatOptions
 	if ed, ok := lines.(*chat.Editor); ok {
 		defer ed.Close()
 	}
-	conv, err := openConversation(ctx, app, s, face, convOptions{face: "chat", chat: opts, terminal: tty, check: true})
+	// On a terminal the prompt comes at once and the model is checked
+	// beside it; read from a pipe, the check comes first, so its note is
+	// in order with the rest.
+	ed, onTTY := lines.(*chat.Editor)
+	conv, err := openConversation(ctx, app, s, face, convOptions{face: "chat", chat: opts, terminal: tty, check: !onTTY})
 	if err != nil {
 		return err
 	}
 	defer conv.close()
+	if onTTY {
+		go conv.checkBeside(ctx, face, ed)
+	}
 	sigint, stopSigint := interrupts()
 	defer stopSigint()
 	return chat.RunTerminal(ctx, chat.TerminalOptions{
 		Agent: conv.agent, Face: face, Lines: lines, Interrupts: sigint,
 		Approvals: &chat.Approvals{Channel: s.channel(), Held: approval.NewHeld(s.home)},
+		Status:    func() []string { return conv.status(s) },
 	})
 }
 
@@ -180,6 +189,10 @@ func runChatJSON(ctx context.Context, app *App, s *session, opts chatOptions) er
 type conversation struct {
 	agent  *chat.Agent
 	thread *chat.Thread
+	client *model.Client // nil: no model could be had
+
+	mu    sync.Mutex
+	state string // the model's, as last checked
 }
 
 func (c *conversation) close() { c.agent.Thread().Close() }
@@ -196,8 +209,10 @@ type convOptions struct {
 // typed commands), the thread, new or resumed, and the warnings.
 func openConversation(ctx context.Context, app *App, s *session, face chat.Face, co convOptions) (*conversation, error) {
 	tb := s.toolbox(app)
-	o := chat.Options{Tools: tb, Face: face, Terminal: co.terminal}
-	client, err := model.New(s.cfg.Model, app.Getenv)
+	o := chat.Options{Tools: tb, Face: face, Terminal: co.terminal, ContextTokens: s.cfg.Model.ContextTokens}
+	client, err := model.New(s.cfg.Model, app.Getenv, model.WithRetryNotice(func(r model.Retry) {
+		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: r.Notice()})
+	}))
 	if err != nil {
 		o.NoModel = err.Error()
 	} else {
@@ -211,7 +226,7 @@ func openConversation(ctx context.Context, app *App, s *session, face chat.Face,
 	o.Thread = thread
 	agent := chat.NewAgent(o)
 	n := agent.Resume(records)
-	conv := &conversation{agent: agent, thread: thread}
+	conv := &conversation{agent: agent, thread: thread, client: client}
 	if co.face != "respond" {
 		face.Emit(chat.Event{Type: chat.EventReady, Thread: thread.ID, Model: s.cfg.Model.Name, Dir: s.runner.Dir, Messages: n})
 	}
@@ -220,7 +235,7 @@ func openConversation(ctx context.Context, app *App, s *session, face chat.Face,
 	}
 	warn(face, s, co.chat.yes)
 	if client != nil && co.check {
-		checkModel(ctx, client, face)
+		conv.setState(checkModel(ctx, client, face))
 	} else if client == nil {
 		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: "· no model: " + o.NoModel})
 	}
@@ -265,19 +280,28 @@ func openThread(app *App, s *session, opts chatOptions, start chat.Record) (*cha
 // answers at once; one that hangs must not hold up the first prompt.
 const modelCheckTimeout = 5 * time.Second
 
-func checkModel(ctx context.Context, client *model.Client, face chat.Face) {
+func checkModel(ctx context.Context, client *model.Client, face chat.Face) string {
+	if note, state := modelCheck(ctx, client); note != "" {
+		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: note})
+		return state
+	}
+	return "answers, and has the model"
+}
+
+// modelCheck asks the server for its models, briefly; the note is ""
+// when all is well, the state what /status says.
+func modelCheck(ctx context.Context, client *model.Client) (note, state string) {
 	ctx, cancel := context.WithTimeout(ctx, modelCheckTimeout)
 	defer cancel()
 	err := client.Check(ctx)
 	if err == nil {
-		return
+		return "", "answers, and has the model"
 	}
 	why := err.Error()
 	if errors.Is(err, context.DeadlineExceeded) {
 		why = fmt.Sprintf("the model server at %s did not answer within %s", client.BaseURL(), modelCheckTimeout)
 	}
-	face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning,
-		Text: "· the model cannot be reached: " + why + "; commands you type after ! and !! still run"})
+	return "· the model cannot be reached: " + why + "; commands you type after ! and !! still run", why
 }
 
 // warn says what this chat runs without: --unsafe's sandbox, --yes's

@@ -20,14 +20,15 @@ const maxRequestBody = 16 << 20
 // handler is the server's state and routing, shared by NewServer and
 // ListenAndServeScript.
 type handler struct {
-	mu       sync.Mutex
-	turns    []Turn
-	next     int
-	requests []Request
-	models   []string
-	report   func(format string, args ...any)
-	stop     chan struct{}
-	stopOnce sync.Once
+	mu        sync.Mutex
+	turns     []Turn
+	next      int
+	requests  []Request
+	models    []string
+	notOllama bool // /api/version is not served: another OpenAI-compatible server
+	report    func(format string, args ...any)
+	stop      chan struct{}
+	stopOnce  sync.Once
 }
 
 func newHandler(script []Turn, report func(string, ...any)) *handler {
@@ -41,9 +42,17 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		h.chat(w, r)
 	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet:
 		h.listModels(w)
+	case r.URL.Path == "/api/version" && r.Method == http.MethodGet && !h.isNotOllama():
+		writeJSON(w, http.StatusOK, map[string]string{"version": "0.12.0"}) // as Ollama answers
 	default:
 		http.NotFound(w, r) // plain "404 page not found", as Ollama answers
 	}
+}
+
+func (h *handler) isNotOllama() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.notOllama
 }
 
 func (h *handler) release() { h.stopOnce.Do(func() { close(h.stop) }) }

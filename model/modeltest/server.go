@@ -58,6 +58,15 @@ func (s *Server) SetModels(names ...string) {
 	s.h.models = append([]string(nil), names...)
 }
 
+// SetOllama says whether the server answers as Ollama does beside its
+// OpenAI-compatible API (/api/version): it does unless set false, which
+// makes it another server (LM Studio, vLLM, a hosted API).
+func (s *Server) SetOllama(on bool) {
+	s.h.mu.Lock()
+	defer s.h.mu.Unlock()
+	s.h.notOllama = !on
+}
+
 // Close releases hanging turns and stops the server. NewServer arranges it
 // at the end of the test; calling it earlier makes the server unreachable.
 func (s *Server) Close() {

@@ -1,0 +1,100 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"io"
+	"time"
+)
+
+// errNotice ends a wait for a key when a notice came: it is shown above
+// the line, and the wait starts again.
+var errNotice = errors.New("a notice came")
+
+// Notify writes line (wisp's own, already styled) above the line being
+// edited, and redraws the prompt under it. When no line is being read,
+// otherwise runs instead, with the editor held, so no prompt is drawn
+// through what it writes.
+func (e *Editor) Notify(line string, otherwise func()) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.reading {
+		otherwise()
+		return
+	}
+	e.notices = append(e.notices, line)
+	if e.wake != nil {
+		e.wake()
+	}
+}
+
+// startReading draws the prompt, with what waits above it first.
+func (e *Editor) startReading() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.reading = true
+	e.draw()
+	e.showNotices()
+}
+
+// stopReading shows what came as the line ended, under it.
+func (e *Editor) stopReading() {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.reading = false
+	for _, n := range e.notices {
+		io.WriteString(e.tty, n+"\r\n")
+	}
+	e.notices = nil
+}
+
+// nextKey waits for a key, or for ctx, or for a notice, which it shows.
+func (e *Editor) nextKey(ctx context.Context) (key, error) {
+	kctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stop := context.AfterFunc(kctx, func() { e.tty.SetReadDeadline(time.Now()) })
+	e.mu.Lock()
+	e.wake = cancel
+	pending := len(e.notices) > 0
+	e.mu.Unlock()
+	if pending {
+		cancel()
+	}
+	k, err := e.keys.next(kctx)
+	stop()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.wake = nil
+	if err != nil && ctx.Err() == nil && kctx.Err() != nil {
+		e.tty.SetReadDeadline(time.Time{})
+		e.showNotices()
+		return key{}, errNotice
+	}
+	return k, err
+}
+
+// showNotices writes the notices where the prompt was and draws it again
+// below them; the editor is held.
+func (e *Editor) showNotices() {
+	if len(e.notices) == 0 {
+		return
+	}
+	clear := "\r"
+	if e.row > 0 {
+		clear += "\x1b[" + itoa(e.row) + "A"
+	}
+	io.WriteString(e.tty, clear+"\x1b[J")
+	for _, n := range e.notices {
+		io.WriteString(e.tty, n+"\r\n")
+	}
+	e.notices = nil
+	e.row = 0
+	e.draw()
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"context"
+
+	"github.com/wisp-sh/wisp/model/probe"
+)
+
+// doctorWarning is a doctor line that is said as WARN and does not fail
+// doctor: what it finds stops the chat, not wisp's commands.
+type doctorWarning struct{ err error }
+
+func (w doctorWarning) Error() string { return w.err.Error() }
+
+// doctorModel is the model line: the server at model.baseURL answers and
+// has model.name (probe, plain net/http: the lean wisp runs doctor). A
+// server that is down or lacks the model is a warning: wisp run, the
+// approvals and the sandbox work without it; chat and respond do not.
+func doctorModel(app *App, homeErr error) (string, error) {
+	if homeErr != nil {
+		return "", errHomeUnsafe
+	}
+	_, cfg, err := app.Config()
+	if err != nil {
+		return "", err
+	}
+	line, err := probe.Check(context.Background(), cfg.Model, app.Getenv)
+	if err != nil {
+		return "", doctorWarning{err}
+	}
+	return line, nil
+}
