@@ -38,6 +38,10 @@ func runDoctor(app *App) error {
 	failed := 0
 	for _, c := range doctorChecks(app, home) {
 		detail, err := c.run()
+		if w := (doctorWarning{}); errors.As(err, &w) {
+			fmt.Fprintf(app.Stdout, "WARN %-8s %v\n", c.name, w.err) // said, but not a failure of wisp's own
+			continue
+		}
 		if err != nil {
 			failed++
 			fmt.Fprintf(app.Stdout, "FAIL %-8s %v\n", c.name, err)
@@ -84,6 +88,7 @@ func doctorChecks(app *App, home config.Home) []doctorCheck {
 			return doctorThreshold(app)
 		}},
 		{"wisp-bar", func() (string, error) { return freedesktop.Reach(), nil }}, // what the menu-bar helper can reach
+		{"model", func() (string, error) { return doctorModel(app, homeErr) }},   // the server answers and has the model
 	}
 }
 
