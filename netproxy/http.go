@@ -8,7 +8,12 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 )
+
+// headerTimeout bounds the wait for a request's line and headers (a
+// variable for the test that waits it out).
+var headerTimeout = 30 * time.Second
 
 // http serves one client connection of HTTP requests: CONNECT tunnels,
 // and plain-HTTP requests in absolute form, forwarded one after another
@@ -17,7 +22,11 @@ func (p *Proxy) http(c net.Conn, br *bufio.Reader) {
 	var up *upstream
 	defer func() { up.close() }()
 	for {
+		// A client gets a while to say what it wants, and no longer: a
+		// command that opens connections and says nothing holds nothing.
+		_ = c.SetReadDeadline(time.Now().Add(headerTimeout))
 		req, err := http.ReadRequest(br)
+		_ = c.SetReadDeadline(time.Time{})
 		if err != nil {
 			if err != io.EOF {
 				writeStatus(c, http.StatusBadRequest, "wisp: the proxy could not read the request: "+oneLine(err.Error())+"\n")

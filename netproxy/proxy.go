@@ -7,6 +7,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // Question is what the proxy asks about a host in neither list: which
@@ -187,6 +188,7 @@ func (p *Proxy) Close() error {
 // with that byte.
 func (p *Proxy) handle(c net.Conn) {
 	br := bufio.NewReader(c)
+	_ = c.SetReadDeadline(time.Now().Add(headerTimeout))
 	first, err := br.Peek(1)
 	if err != nil {
 		return

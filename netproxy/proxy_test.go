@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 func TestAllowedHostReachedOverHTTP(t *testing.T) {
@@ -243,5 +244,24 @@ func TestKeptAliveRequestsDecidedOnce(t *testing.T) {
 	defer mu.Unlock()
 	if decided != 1 {
 		t.Errorf("%d decisions for three requests over one kept-alive connection, want 1", decided)
+	}
+}
+
+// TestSilentConnectionsHoldNothing: a connection that says nothing is
+// closed after the header timeout, not held for ever.
+func TestSilentConnectionsHoldNothing(t *testing.T) {
+	defer func(d time.Duration) { headerTimeout = d }(headerTimeout)
+	headerTimeout = 100 * time.Millisecond
+	p := startProxy(t, Options{})
+	c, err := net.Dial("tcp", p.Addr())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if _, err := c.Read(make([]byte, 1)); err == nil {
+		t.Fatal("the proxy sent something to a connection that said nothing")
+	} else if ne, ok := err.(net.Error); ok && ne.Timeout() {
+		t.Fatal("the proxy held a silent connection past its header timeout")
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"net"
+	"time"
 )
 
 // SOCKS5 (RFC 1928), CONNECT without authentication only: what curl,
@@ -24,10 +25,12 @@ const (
 )
 
 func (p *Proxy) socks(c net.Conn, br *bufio.Reader) {
+	_ = c.SetReadDeadline(time.Now().Add(headerTimeout))
 	if !socksGreet(c, br) {
 		return
 	}
 	host, port, code := socksRequest(br)
+	_ = c.SetReadDeadline(time.Time{})
 	if code != socksOK {
 		socksReply(c, code)
 		return
