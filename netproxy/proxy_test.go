@@ -250,7 +250,8 @@ func TestKeptAliveRequestsDecidedOnce(t *testing.T) {
 // TestSilentConnectionsHoldNothing: a connection that says nothing is
 // closed after the header timeout, not held for ever.
 func TestSilentConnectionsHoldNothing(t *testing.T) {
-	defer func(d time.Duration) { headerTimeout = d }(headerTimeout)
+	saved := headerTimeout
+	t.Cleanup(func() { headerTimeout = saved }) // after the proxy's own cleanup
 	headerTimeout = 100 * time.Millisecond
 	p := startProxy(t, Options{})
 	c, err := net.Dial("tcp", p.Addr())
