@@ -239,9 +239,9 @@ func (n *netFixture) decisions(t *testing.T) []map[string]any {
 // unprivileged user, whose helper takes a user namespace (or none).
 func TestNetworkByDomainUnprivileged(t *testing.T) {
 	needLinux(t)
-	testenv.NewRerun(t).Run(t, "^TestNetworkByDomain(AllowedHost|TLS|Denied|Unlisted|AskedOutOfBand|Direct|Environment|Git)", nil,
+	testenv.NewRerun(t).Run(t, "^TestNetworkByDomain(AllowedHost|TLS|Denied|Unlisted|AskedOutOfBand|Direct|Environment|Git|SOCKS5)", nil,
 		"TestNetworkByDomainAllowedHostReachedWithCurl", "TestNetworkByDomainTLSThroughConnect", "TestNetworkByDomainDeniedHostRefused",
-		"TestNetworkByDomainUnlistedHostAsked", "TestNetworkByDomainAskedOutOfBand", "TestNetworkByDomainDirectConnectRefused", "TestNetworkByDomainEnvironment", "TestNetworkByDomainGitOverHTTP")
+		"TestNetworkByDomainUnlistedHostAsked", "TestNetworkByDomainAskedOutOfBand", "TestNetworkByDomainDirectConnectRefused", "TestNetworkByDomainEnvironment", "TestNetworkByDomainGitOverHTTP", "TestNetworkByDomainSOCKS5WithCurl")
 }
 
 // TestNetworkByDomainKeptAcrossANewSpec: a spec built afresh (a folder
@@ -268,5 +268,19 @@ func TestNetworkByDomainLimitsText(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("limits text %q lacks %q", got, want)
 		}
+	}
+}
+
+// TestNetworkByDomainSOCKS5WithCurl: the proxy's port speaks SOCKS5 too,
+// for what is not HTTP (socks5h: the proxy resolves the name).
+func TestNetworkByDomainSOCKS5WithCurl(t *testing.T) {
+	n := newNetFixture(t)
+	res := n.model(t, fmt.Sprintf("curl -sS --fail --proxy socks5h://%s http://registry.test:%d/socks && curl -sS --fail --proxy socks5h://%s http://evil.test:%d/",
+		n.r.ProxyAddr(), n.port, n.r.ProxyAddr(), n.port))
+	if !strings.Contains(res.Output, "hello from registry.test") {
+		t.Fatalf("curl through SOCKS5 to an allowed host:\n%s", res.Output)
+	}
+	if res.ExitCode == 0 || res.SandboxLine != fmt.Sprintf("sandbox: network to evil.test:%d was refused (in deniedDomains)", n.port) {
+		t.Errorf("curl through SOCKS5 to a denied host: exit %d, sandbox line %q\n%s", res.ExitCode, res.SandboxLine, res.Output)
 	}
 }
