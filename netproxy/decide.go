@@ -2,6 +2,7 @@ package netproxy
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
@@ -21,8 +22,14 @@ const (
 	ReasonUnlisted = "not in allowedDomains"
 	ReasonDeclined = "not in allowedDomains; the person declined"
 	ReasonNoOne    = "not in allowedDomains; no one could be asked"
+	ReasonTooMany  = "not in allowedDomains; the command asked about too many hosts already"
 	reasonBadHost  = "not a host name"
 )
+
+// MaxQuestions is how many hosts one command may have a person asked
+// about; past it, another host is refused unasked, so a command cannot
+// bury the person under questions.
+const MaxQuestions = 10
 
 // command is one command's run, as Begin announced it.
 type command struct {
@@ -30,8 +37,11 @@ type command struct {
 	ctx      context.Context
 	cancel   context.CancelFunc
 	once     map[string]Answer // host:port -> the answer for this command's connections
+	asked    int               // questions put to a person for it
 	refused  []Refusal
 }
+
+var errTooMany = errors.New("too many hosts asked about for one command")
 
 // asked is a question being asked, which connections to the same host for
 // the same command wait on rather than ask again.
@@ -109,6 +119,8 @@ func (p *Proxy) decideUnlisted(cmd *command, d *Decision) {
 	ans, err := p.ask(cmd, Question{Host: d.Host, Port: d.Port, Command: cmd.line, CommandID: cmd.id})
 	d.By, d.Scope, d.Allowed = ans.By, ans.Scope, ans.Allowed && err == nil
 	switch {
+	case errors.Is(err, errTooMany):
+		d.By, d.Reason = "netproxy", ReasonTooMany
 	case err != nil:
 		d.Reason = fmt.Sprintf("%s; asking failed: %v", ReasonUnlisted, err)
 	case ans.NoOne:
@@ -137,6 +149,11 @@ func (p *Proxy) ask(cmd *command, q Question) (Answer, error) {
 		<-w.done
 		return w.ans, w.err
 	}
+	if cmd.asked >= MaxQuestions {
+		p.mu.Unlock()
+		return Answer{}, errTooMany
+	}
+	cmd.asked++
 	w := &asked{done: make(chan struct{})}
 	p.asking[key] = w
 	p.mu.Unlock()

@@ -266,3 +266,24 @@ func TestSilentConnectionsHoldNothing(t *testing.T) {
 		t.Fatal("the proxy held a silent connection past its header timeout")
 	}
 }
+
+func TestQuestionsPerCommandBounded(t *testing.T) {
+	o := newOrigin(t, false)
+	a := &asker{ans: Answer{By: "terminal", Scope: "once"}}
+	var hosts []string
+	for i := range MaxQuestions + 2 {
+		hosts = append(hosts, "h"+itoa(i)+".test")
+	}
+	p := startProxy(t, Options{Ask: a}, hosts...)
+	end := p.Begin(t.Context(), "c1", "for h in …; do curl $h; done")
+	for _, h := range hosts {
+		get(t, client(p, nil), o.hostURL(h))
+	}
+	refused := end()
+	if a.count() != MaxQuestions {
+		t.Errorf("asked %d times for %d hosts, want %d", a.count(), len(hosts), MaxQuestions)
+	}
+	if last := refused[len(refused)-1]; last.Reason != ReasonTooMany {
+		t.Errorf("the last host was refused for %q, want %q", last.Reason, ReasonTooMany)
+	}
+}
