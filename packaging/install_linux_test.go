@@ -216,3 +216,35 @@ func filesIn(t *testing.T, dir string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Where AppArmor restricts user namespaces (simulated, the sysctl reading
+// 1), make install as a person says so and prints the one command that
+// installs and loads the profile for the wisp it installed, and writes
+// nothing outside PREFIX; make uninstall still leaves nothing.
+func TestMakeInstallWhereUsernsAreRestricted(t *testing.T) {
+	var env []string
+	if os.Getenv("WISP_TEST_RESTRICTED_USERNS") == "" && os.Geteuid() == 0 {
+		env = []string{treeEnv + "=" + builtTree(t)}
+	}
+	if !testenv.InRestrictedUsernsBySysctl(t, env...) {
+		return
+	}
+	tree := builtTree(t)
+	dir := t.TempDir()
+	prefix := filepath.Join(dir, "local")
+	out := runMake(t, tree, dir, "install", "PREFIX="+prefix)
+	fix := "sudo install -m 0644 " + prefix + "/share/wisp/apparmor.d/wisp /etc/apparmor.d/wisp && sudo apparmor_parser -r /etc/apparmor.d/wisp"
+	if !strings.Contains(out, "AppArmor restricts unprivileged user namespaces here") || !strings.Contains(out, fix) {
+		t.Errorf("make install does not say the restriction and its fix %q:\n%s", fix, out)
+	}
+	if out, err := exec.Command("sh", filepath.Join(tree, "packaging/linux/apparmor.sh"), "restricted").CombinedOutput(); err != nil {
+		t.Errorf("apparmor.sh restricted, which the .deb's postinst asks: %v\n%s", err, out)
+	}
+	if _, err := os.Stat("/etc/apparmor.d/wisp"); err == nil {
+		t.Error("make install as a person wrote /etc/apparmor.d/wisp")
+	}
+	runMake(t, tree, dir, "uninstall", "PREFIX="+prefix)
+	if left := filesIn(t, dir); len(left) > 0 {
+		t.Fatalf("make uninstall left %s", strings.Join(left, ", "))
+	}
+}

@@ -133,3 +133,29 @@ func TestAppArmorProfileMatchesThePackaged(t *testing.T) {
 		t.Fatalf("packaging/linux/apparmor.d/wisp has the rules\n%s\nand AppArmorProfile\n%s", strings.Join(rules, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// Where the kernel says so (the sysctl reads 1, as on Ubuntu), that is the
+// reason given (packaging's TestMakeInstallWhereUsernsAreRestricted has
+// make install find it the same way).
+func TestUsernsRestrictedBySysctl(t *testing.T) {
+	if !testenv.InRestrictedUsernsBySysctl(t) {
+		return
+	}
+	project := t.TempDir()
+	if out, err := exec.Command("git", "init", "-q", project).CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	project, _ = filepath.EvalSymlinks(project)
+	hooks := filepath.Join(project, ".git", "hooks")
+	exe := testExecutable(t)
+	st := sandbox.Report(exe, sandbox.Spec{Roots: []string{project}, Protected: []string{hooks}, Home: "/nonexistent/wisp-home", Network: true})
+	r := sandbox.DetectUsernsRestriction(st)
+	if !r.Restricted || r.How != "kernel.apparmor_restrict_unprivileged_userns is 1" {
+		t.Fatalf("detection: %+v, want restricted by the sysctl", r)
+	}
+	_, err := r.Doctor(st, exe)
+	if err == nil || !strings.Contains(err.Error(), "AppArmor restricts unprivileged user namespaces here (kernel.apparmor_restrict_unprivileged_userns is 1), and wisp's AppArmor profile is not loaded") ||
+		!strings.Contains(err.Error(), "NOT protected: "+hooks+" ") {
+		t.Fatalf("doctor: %v", err)
+	}
+}

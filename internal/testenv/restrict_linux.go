@@ -33,6 +33,26 @@ const restrictedStageEnv = "WISP_TEST_RESTRICTED_USERNS"
 // itself, with only its own ids mapped, so that root's files look nobody's.
 func InRestrictedUserns(t *testing.T, rerunEnv ...string) bool {
 	t.Helper()
+	return inRestricted(t, rerunEnv)
+}
+
+// restrictedSysctlEnv asks the setup stage for the sysctl too.
+const restrictedSysctlEnv = "WISP_TEST_RESTRICTED_SYSCTL"
+
+// InRestrictedUsernsBySysctl is InRestrictedUserns where the kernel also
+// says so, as Ubuntu's does: /proc/sys/kernel/apparmor_restrict_unprivileged_userns
+// reads 1 (a tmpfs over /proc/sys/kernel in the test's mount namespace,
+// holding a copy of the other files there).
+func InRestrictedUsernsBySysctl(t *testing.T, rerunEnv ...string) bool {
+	t.Helper()
+	if os.Getenv(restrictedStageEnv) == "" {
+		t.Setenv(restrictedSysctlEnv, "1") // for the runs this one starts
+	}
+	return inRestricted(t, append(rerunEnv, restrictedSysctlEnv+"=1"))
+}
+
+func inRestricted(t *testing.T, rerunEnv []string) bool {
+	t.Helper()
 	switch os.Getenv(restrictedStageEnv) {
 	case "inside":
 		return true
@@ -124,6 +144,9 @@ func enterRestricted(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(params, "enabled"), []byte("Y\n"), 0o444); err != nil {
 		t.Fatal(err)
 	}
+	if os.Getenv(restrictedSysctlEnv) == "1" {
+		restrictBySysctl(t)
+	}
 	if err := os.WriteFile("/proc/sys/user/max_user_namespaces", []byte("0\n"), 0); err != nil {
 		t.Fatalf("set user.max_user_namespaces to 0 in the test's namespace: %v", err)
 	}
@@ -142,4 +165,37 @@ func enterRestricted(t *testing.T) {
 		err = syscall.Exec(exe, os.Args, env)
 	}
 	t.Fatalf("run the test again in the restricted namespace: %v", err)
+}
+
+// restrictBySysctl puts a tmpfs over /proc/sys/kernel that holds a copy of
+// what can be read there (the sandbox reads cap_last_cap and
+// random/boot_id) and apparmor_restrict_unprivileged_userns, reading 1.
+func restrictBySysctl(t *testing.T) {
+	t.Helper()
+	const dir = "/proc/sys/kernel"
+	files := map[string][]byte{}
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if data, err := os.ReadFile(p); err == nil {
+				files[p] = data
+			}
+		}
+		return nil
+	})
+	if len(files) == 0 {
+		t.Fatalf("nothing readable in %s to copy", dir)
+	}
+	files[filepath.Join(dir, "apparmor_restrict_unprivileged_userns")] = []byte("1\n")
+	if err := unix.Mount("wisp-test", dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
+		t.Fatalf("mount a tmpfs over %s: %v", dir, err)
+	}
+	for p, data := range files {
+		err := os.MkdirAll(filepath.Dir(p), 0o755)
+		if err == nil {
+			err = os.WriteFile(p, data, 0o444)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
 }
