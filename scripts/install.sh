@@ -143,7 +143,12 @@ do_install() {
 			install_autostart
 		fi
 	done
+	write_record # before the profile is loaded: should that fail, uninstall still finds the rest
 	install_apparmor
+	write_record
+}
+
+write_record() {
 	make_dirs "$(dirname "$manifest")"
 	awk '!seen[$0]++' "$new_manifest" >"$DESTDIR$manifest"
 	chmod 0644 "$DESTDIR$manifest"
