@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net"
 	"os"
 	"path/filepath"
@@ -326,5 +327,79 @@ func TestChatModelFailuresAndSwitch(t *testing.T) {
 		if !strings.Contains(c.screenVT.Text(), want) {
 			t.Errorf("/status lacks %q:\n%s", want, c.screenVT.Text())
 		}
+	}
+}
+
+// Past model.contextTokens the oldest turn is summarised by the model
+// into one note, said on the screen; the newest turn is sent whole, and
+// the thread keeps every word.
+func TestChatCompactsTheContextAndKeepsTheRecord(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	long := strings.Repeat("a long answer ", 650) + "END."
+	srv := modeltest.NewServer(t, modeltest.Turn{Text: []string{long}},
+		modeltest.Turn{Text: []string{"They asked for a long answer and got one."}}, modeltest.Turn{Text: []string{"Short now."}})
+	c := e.chatWith(srv, false)
+	c.typeLine("first")
+	c.expect("END.")
+	c.expect("› ")
+	c.typeLine("second")
+	c.expect("· the conversation was compacted: the 2 oldest messages were summarised by the model into one note; the thread keeps everything")
+	c.expect("Short now.")
+	reqs := srv.Requests()
+	if len(reqs) != 3 || len(reqs[1].Tools) != 0 || !strings.Contains(reqs[1].Messages[1].Content, "a long answer") {
+		t.Fatalf("no summary request: %d requests", len(reqs))
+	}
+	sent := reqs[2].Messages
+	if len(sent) != 2 || !strings.Contains(sent[1].Content, "They asked for a long answer") ||
+		!strings.HasSuffix(sent[1].Content, "second") || strings.Contains(sent[1].Content, long) {
+		t.Errorf("after compaction the model read %d messages: %.300q", len(sent), sent)
+	}
+	files, _ := filepath.Glob(filepath.Join(e.home, "threads", "*.jsonl"))
+	if len(files) != 1 {
+		t.Fatalf("threads %v", files)
+	}
+	data, _ := os.ReadFile(files[0])
+	for _, want := range []string{`"text":"first"`, `"text":"second"`, long, `"kind":"compact"`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("the thread lacks %.60q", want)
+		}
+	}
+}
+
+// wisp respond --json writes chat --json's event lines for one prompt,
+// and nothing else on stdout.
+func TestRespondJSONWritesTheEventLines(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	srv := modeltest.NewServer(t,
+		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{runCall("call_1", `{"command":"echo hi"}`)}},
+		modeltest.Turn{Text: []string{"It ", "said hi."}})
+	e.wisp("config", "set", "model.baseURL", srv.URL())
+	cmd := e.cmd("respond", "--json", "say hi")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("respond --json: %v\n%s\n%s", err, out, stderr.String())
+	}
+	var types []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var ev struct {
+			Type, Text, Command, Origin string
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("a line that is not JSON: %q", line)
+		}
+		if ev.Type == "message" && ev.Text != "It said hi." {
+			t.Errorf("message %q", ev.Text)
+		}
+		if len(types) == 0 || types[len(types)-1] != ev.Type {
+			types = append(types, ev.Type)
+		}
+	}
+	want := "ready toolCall commandStart output commandOutcome toolResult text message turnEnd"
+	if got := strings.Join(types, " "); got != want {
+		t.Errorf("events %s\nwant   %s", got, want)
 	}
 }

@@ -16,6 +16,7 @@ import (
 type respondOptions struct {
 	runnerOptions
 	yes    bool
+	json   bool
 	prompt string
 }
 
@@ -30,9 +31,14 @@ waits in the pending channel for wisp-bar or wisp approvals when
 approval.outOfBand is on, and is refused otherwise. --yes approves what may be
 approved without a person, never a run outside the sandbox.
 
+With --json, stdout carries wisp chat --json's event lines for the one
+prompt instead (ready, text, toolCall, commandOutcome, message, turnEnd, …;
+docs/chat.md has the schema), and nothing else.
+
 wisp "PROMPT" is the same as wisp respond "PROMPT".`,
 		Example: `  wisp respond "why does make test fail?"
-  wisp "summarise the TODOs in this repository"`,
+  wisp "summarise the TODOs in this repository"
+  wisp respond --json "list the failing tests" | jq -c 'select(.type == "message")'`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageError{fmt.Errorf("wisp respond needs a prompt; usage: %s", cmd.UseLine())}
@@ -52,6 +58,7 @@ func respondFlags(cmd *cobra.Command, opts *respondOptions) {
 	f := cmd.Flags()
 	f.BoolVar(&opts.yes, "yes", false, "approve what may be approved without a person (never a run outside the sandbox)")
 	f.BoolVar(&opts.unsafe, "unsafe", false, "run every command without the sandbox (said on every run)")
+	f.BoolVar(&opts.json, "json", false, "write wisp chat --json's event lines on stdout instead of the words")
 }
 
 // nobodyToAsk is why non-interactive respond refuses a command that asks.
@@ -77,14 +84,26 @@ func runRespond(ctx context.Context, app *App, opts respondOptions) error {
 	defer s.Close()
 	s.wireGate(gateOptions{face: pending.FaceRespond, yes: opts.yes,
 		extra: respondApprovers(s.cfg.Approval.OutOfBand, opts.yes)})
-	face := chat.NewTerminalFace(app.Stdout, app.Stderr, chat.ColourWanted(app.Getenv, isTerminal(app.Stderr)))
-	conv, err := openConversation(ctx, app, s, face, convOptions{face: "respond", chat: chatOptions{yes: opts.yes}})
+	var face chat.Face
+	label := "respond"
+	if opts.json {
+		face, label = chat.NewJSONFace(app.Stdout), "respond --json"
+	} else {
+		tf := chat.NewTerminalFace(app.Stdout, app.Stderr, chat.ColourWanted(app.Getenv, isTerminal(app.Stderr)))
+		tf.OutputHint = "the whole output: " + s.home.OutputsDir() + "/%s.log"
+		face = tf
+	}
+	conv, err := openConversation(ctx, app, s, face, convOptions{face: label, chat: chatOptions{yes: opts.yes}})
 	if err != nil {
 		return err
 	}
 	defer conv.close()
-	if err := conv.agent.Send(ctx, opts.prompt); err != nil {
-		return &exitError{code: exitFailure, err: err, quiet: true} // already said on stderr
+	err = conv.agent.Send(ctx, opts.prompt)
+	if opts.json {
+		face.Emit(chat.Event{Type: chat.EventTurnEnd})
+	}
+	if err != nil {
+		return &exitError{code: exitFailure, err: err, quiet: true} // already said on the face
 	}
 	return nil
 }
