@@ -1,6 +1,9 @@
 package sandbox
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // EnvironmentKey is the config key of the environment's lists.
 const EnvironmentKey = "commandPolicy.sandbox.environment"
@@ -50,18 +53,39 @@ func (f EnvFilter) Drops(name string) bool {
 }
 
 // Filter returns env (NAME=value entries) without the dropped variables,
-// and the dropped names, in env's order: names only, never a value.
+// and the dropped names, in env's order: names only, never a value. It
+// runs twice before every command, over the same names and patterns, so
+// each name's answer is kept for the filter that gave it (lastDrops).
 func (f EnvFilter) Filter(env []string) (kept, dropped []string) {
 	kept = make([]string, 0, len(env))
+	key := strings.Join(f.Drop, "\x00") + "\x01" + strings.Join(f.Keep, "\x00") + "\x01" + strings.Join(f.Force, "\x00")
+	lastDrops.Lock()
+	defer lastDrops.Unlock()
+	if lastDrops.key != key || len(lastDrops.drops) > 4096 {
+		lastDrops.key, lastDrops.drops = key, map[string]bool{}
+	}
 	for _, kv := range env {
 		name, _, _ := strings.Cut(kv, "=")
-		if f.Drops(name) {
+		drops, known := lastDrops.drops[name]
+		if !known {
+			drops = f.Drops(name)
+			lastDrops.drops[name] = drops
+		}
+		if drops {
 			dropped = appendNew(dropped, name)
 			continue
 		}
 		kept = append(kept, kv)
 	}
 	return kept, dropped
+}
+
+// lastDrops are the names the last filter (its patterns joined, key) was
+// asked about, and its answers.
+var lastDrops struct {
+	sync.Mutex
+	key   string
+	drops map[string]bool
 }
 
 // matchesAny reports whether name matches one of patterns (* as a run of
