@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/wisp-sh/wisp/model"
 	"github.com/wisp-sh/wisp/model/modeltest"
@@ -55,4 +56,34 @@ func BenchmarkAgentTurnUnrecorded(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// From the person's Enter (Send called) to the spinner's event, which is
+// the face's cue to draw it: the turn begun, the message recorded and
+// synced, the context measured against the bound, the prompt built.
+// Reported as ns/enter-to-spinner; the model answers at once.
+func BenchmarkEnterToSpinner(b *testing.B) {
+	w := newWorld(b, sandboxOff)
+	srv := modeltest.NewServer(b)
+	a, _ := w.agent(b, srv)
+	var start, total time.Duration
+	var spun bool
+	t0 := time.Now()
+	w.face.onEmit = func(ev Event) {
+		if ev.Type == EventWaiting && !spun {
+			spun = true
+			total += time.Since(t0) - start
+		}
+	}
+	n := 0
+	for b.Loop() {
+		srv.Append(benchTurn)
+		a.history = a.history[:0]
+		spun, start = false, time.Since(t0)
+		if err := a.Send(context.Background(), "go"); err != nil {
+			b.Fatal(err)
+		}
+		n++
+	}
+	b.ReportMetric(float64(total.Nanoseconds())/float64(n), "ns/enter-to-spinner")
 }
