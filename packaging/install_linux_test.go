@@ -248,3 +248,49 @@ func TestMakeInstallWhereUsernsAreRestricted(t *testing.T) {
 		t.Fatalf("make uninstall left %s", strings.Join(left, ", "))
 	}
 }
+
+// Root's make install where AppArmor restricts user namespaces installs
+// wisp's profile for the wisp it installed as /etc/apparmor.d/wisp, loads
+// it (apparmor_parser -r) and says so; make uninstall unloads it
+// (apparmor_parser -R) and removes it. Simulated: /etc/apparmor.d is a
+// tmpfs of the test's own, and apparmor_parser a stand-in that notes its
+// arguments (no kernel here to load a profile into).
+func TestMakeInstallAsRootLoadsTheProfile(t *testing.T) {
+	var env []string
+	if os.Getenv("WISP_TEST_RESTRICTED_USERNS") == "" && os.Geteuid() == 0 {
+		env = []string{treeEnv + "=" + builtTree(t)}
+	}
+	if !testenv.InRestrictedUsernsAsRoot(t, env...) {
+		return
+	}
+	tree, dir := builtTree(t), t.TempDir()
+	bin, parserLog := filepath.Join(dir, "fakebin"), filepath.Join(dir, "parser.log")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	script := "#!/bin/sh\necho \"$@\" >>'" + parserLog + "'\n"
+	if err := os.WriteFile(filepath.Join(bin, "apparmor_parser"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	prefix := filepath.Join(dir, "local")
+	out := runMake(t, tree, dir, "install", "PREFIX="+prefix)
+	if !strings.Contains(out, "wisp: installed and loaded the AppArmor profile /etc/apparmor.d/wisp") {
+		t.Errorf("make install does not say it loaded the profile:\n%s", out)
+	}
+	profile, err := os.ReadFile("/etc/apparmor.d/wisp")
+	if err != nil || !bytes.Contains(profile, []byte(`profile wisp "`+prefix+`/bin/wisp" flags=(unconfined) {`)) {
+		t.Fatalf("/etc/apparmor.d/wisp: %v\n%s", err, profile)
+	}
+	runMake(t, tree, dir, "uninstall", "PREFIX="+prefix)
+	calls, _ := os.ReadFile(parserLog)
+	if string(calls) != "-r /etc/apparmor.d/wisp\n-R /etc/apparmor.d/wisp\n" {
+		t.Errorf("apparmor_parser was run with\n%s\nwant -r on install, -R on uninstall", calls)
+	}
+	if _, err := os.Stat("/etc/apparmor.d/wisp"); err == nil {
+		t.Error("make uninstall left /etc/apparmor.d/wisp")
+	}
+	if left := filesIn(t, dir); strings.Join(left, " ") != "fakebin fakebin/apparmor_parser parser.log" {
+		t.Errorf("make uninstall left %s", strings.Join(left, ", "))
+	}
+}

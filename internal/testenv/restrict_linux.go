@@ -51,6 +51,36 @@ func InRestrictedUsernsBySysctl(t *testing.T, rerunEnv ...string) bool {
 	return inRestricted(t, append(rerunEnv, restrictedSysctlEnv+"=1"))
 }
 
+// restrictedRootEnv asks the setup stage to stay root, with a tmpfs over
+// /etc/apparmor.d for what root's installs write there.
+const restrictedRootEnv = "WISP_TEST_RESTRICTED_AS_ROOT"
+
+// InRestrictedUsernsAsRoot is InRestrictedUsernsBySysctl for root, who is
+// not restricted but installs the profile that lifts the restriction: the
+// test runs as root (uid 0 of a user namespace of its own, mapped to root,
+// with env added), where /etc/apparmor.d is a tmpfs of its mount namespace
+// (so nothing lands in the machine's), AppArmor looks enabled and the
+// sysctl reads 1. Run by another user it skips (it needs root).
+func InRestrictedUsernsAsRoot(t *testing.T, env ...string) bool {
+	t.Helper()
+	switch {
+	case os.Getenv(restrictedStageEnv) != "":
+		return inRestricted(t, nil)
+	case os.Geteuid() != 0:
+		t.Skip("needs root: the install it checks is root's")
+	}
+	if _, err := os.Stat("/etc/apparmor.d"); err != nil {
+		NeedKernel(t, false, "no /etc/apparmor.d to put a tmpfs over (Debian's apparmor package)")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env = append(append(os.Environ(), env...), restrictedSysctlEnv+"=1", restrictedRootEnv+"=1")
+	runRestricted(t, exe, "", nil, selfMapping(0, 0), env)
+	return false
+}
+
 func inRestricted(t *testing.T, rerunEnv []string) bool {
 	t.Helper()
 	switch os.Getenv(restrictedStageEnv) {
@@ -146,6 +176,11 @@ func enterRestricted(t *testing.T) {
 	}
 	if os.Getenv(restrictedSysctlEnv) == "1" {
 		restrictBySysctl(t)
+	}
+	if os.Getenv(restrictedRootEnv) == "1" {
+		if err := unix.Mount("wisp-test", "/etc/apparmor.d", "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755"); err != nil {
+			t.Fatalf("mount a tmpfs over /etc/apparmor.d: %v", err)
+		}
 	}
 	if err := os.WriteFile("/proc/sys/user/max_user_namespaces", []byte("0\n"), 0); err != nil {
 		t.Fatalf("set user.max_user_namespaces to 0 in the test's namespace: %v", err)
