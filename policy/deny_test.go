@@ -76,10 +76,10 @@ var deniedByDefault = map[string][]string{
 	"wisp-approvals": {
 		"wisp approvals approve 1a2b3c4d5e6f7a8b", "wisp approvals deny 1a2b", "wisp approvals approve 1a2b --scope session",
 		"/usr/local/bin/wisp approvals approve x", "env wisp approvals approve x", `wisp approvals "approve" x`,
-		"cd x && wisp approvals deny y",
+		"cd x && wisp approvals deny y", "wisp-agent approvals approve x", "/usr/local/bin/wisp-agent approvals deny y",
 	},
 	"wisp-facts": {
-		"wisp facts keep 3", "wisp facts drop 3", "FOO=1 wisp facts drop 3",
+		"wisp facts keep 3", "wisp facts drop 3", "FOO=1 wisp facts drop 3", "wisp-agent facts keep 3",
 	},
 	"nested-wisp": {
 		// The forms ADR 0054 lists.
@@ -96,6 +96,8 @@ var deniedByDefault = map[string][]string{
 		`wisp $'prompt'`,
 		// wisp tui, the full-screen face (issue 15).
 		"wisp tui", "env wisp tui", "wisp --unsafe tui", "nohup /usr/local/bin/wisp tui &", "sh -c 'wisp tui'",
+		// wisp-agent, the faces of the lean wisp, by any path (issue 21).
+		"wisp-agent chat", "wisp-agent respond x", `wisp-agent "prompt"`, "/usr/local/bin/wisp-agent mcp", "env wisp-agent tui",
 	},
 }
 
@@ -107,6 +109,7 @@ var allowedByDefault = []string{
 	"wisp", "grep wisp README.md", `echo "wisp chat"`, "wisp approvals pending", "wisp approvals", "wisp facts",
 	"wisp policy check -- ls", "man wisp", "wisp help chat", "cat wisp.md", "git log --grep wisp", "wispy respond",
 	"wisp hello", "echo wisp respond", `grep -r "wisp respond" docs`, "wisp help tui", `echo "wisp tui"`, "wisp tuition",
+	"wisp-agent --version", "wisp-agents chat",
 	// rm that is not of /.
 	"rm -rf ~", "rm -rf ~/", "rm -rf ./build", "rm -rf /tmp/x", "rm -f /", "rm -rf build/*", "rm -rf '/*'", "rm -rf $HOME",
 	// Pipes that do not end in a shell; mentions of a shell.

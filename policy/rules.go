@@ -66,6 +66,9 @@ func compiled(re *regexp.Regexp) func() *regexp.Regexp { return func() *regexp.R
 
 // Pieces of the default patterns.
 const (
+	// wispProgram is wisp, or wisp-agent, which make installs beside it and
+	// which runs the same commands (the lean wisp hands its faces to it).
+	wispProgram = `wisp(?:-agent)?`
 	// wispOptions is wisp's options before a subcommand, with or without a value.
 	wispOptions = `(?:\s+-\S+(?:\s+[^-\s]\S*)?)*`
 	// recursive is a recursive option of rm: -r, -R, -rf, -fr, --recursive.
@@ -140,21 +143,21 @@ var defaultRuleText = []Rule{
 	},
 	{
 		Name:    "wisp-approvals",
-		Pattern: `^wisp` + wispOptions + `\s+approvals` + wispOptions + `\s+(?:approve|deny)` + ends,
+		Pattern: `^` + wispProgram + wispOptions + `\s+approvals` + wispOptions + `\s+(?:approve|deny)` + ends,
 		Reason:  "answers an approval request, which only a person may do",
 		Hint:    "ask the person to answer it; you may list requests with wisp approvals pending",
 		Scope:   EachCommand,
 	},
 	{
 		Name:    "wisp-facts",
-		Pattern: `^wisp` + wispOptions + `\s+facts` + wispOptions + `\s+(?:keep|drop)` + ends,
+		Pattern: `^` + wispProgram + wispOptions + `\s+facts` + wispOptions + `\s+(?:keep|drop)` + ends,
 		Reason:  "keeps or drops one of wisp's facts, which only a person may do",
 		Hint:    "tell the person which fact to keep or drop, and why",
 		Scope:   EachCommand,
 	},
 	{
 		Name:    "nested-wisp",
-		Pattern: `^wisp` + wispOptions + `\s+(?:(?:respond|chat|mcp|tui)` + ends + `|['"$])`,
+		Pattern: `^` + wispProgram + wispOptions + `\s+(?:(?:respond|chat|mcp|tui)` + ends + `|['"$])`,
 		Reason:  "starts another wisp agent inside this one",
 		Hint:    "you are already the agent: do the work with your own tools; the person can start another wisp from their own terminal",
 		Scope:   EachCommand,
