@@ -43,7 +43,7 @@ func (l layout) lay(e *entry) []string {
 	case entryNote:
 		lines = wrap(render.Text(e.text), l.width, l.noteStyle(e.level))
 	case entryLines:
-		for _, s := range strings.Split(e.text, "\n") {
+		for _, s := range strings.Split(render.Text(e.text), "\n") {
 			lines = append(lines, wrap(s, l.width, l.st.dim)...)
 		}
 	}

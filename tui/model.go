@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
@@ -35,6 +36,9 @@ type Options struct {
 	// 0 is approval.OutsideSettle.
 	Settle time.Duration
 	Now    func() time.Time // nil: time.Now
+	// Slash runs chat's / commands (chat.RunSlash); nil: only the face's
+	// own (/help, /clear, /quit, /approvals).
+	Slash func(ctx context.Context, line string, w io.Writer) (quit, ok bool)
 }
 
 // Model is the full-screen face as a bubbletea model.
@@ -128,6 +132,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.ClearScreen
 	case sandboxMsg:
 		m.o.Status.Sandbox = msg.label
+	case slashDoneMsg:
+		return m, m.slashDone(msg)
 	case turnDoneMsg:
 		m.busy, m.cancel, m.typedTerm = false, nil, false
 		m.state.turnEnded()
@@ -219,11 +225,8 @@ func (m *Model) send(s Sent) tea.Cmd {
 		m.tr.add(&entry{kind: entrySent, sent: s})
 		return m.runTyped(t)
 	}
-	if quit, ok := m.slash(s.Line); ok {
-		if quit {
-			return m.quit()
-		}
-		return nil
+	if cmd, ok := m.slash(s.Line); ok {
+		return cmd
 	}
 	m.tr.add(&entry{kind: entryUser, text: s.Text})
 	return m.startTurn(s.Line)

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"image/color"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -338,4 +339,46 @@ func TestTypedRunWritesToTheTerminal(t *testing.T) {
 	if strings.Contains(out.String(), "later") {
 		t.Error("the face kept writing to the terminal after the command")
 	}
+}
+
+// chat's / commands run through Options.Slash and show what they print;
+// a line that is none of them goes to the model; /clear and /help are
+// the screen's own.
+func TestSlashCommands(t *testing.T) {
+	m, loop, _ := newTestModel(false)
+	var asked []string
+	m.o.Slash = func(_ context.Context, line string, w io.Writer) (bool, bool) {
+		asked = append(asked, line)
+		if line == "/status" {
+			io.WriteString(w, "model:     granite\nfolder:    /p\x1b[2J\n")
+			return false, true
+		}
+		return false, false
+	}
+	press(m, seq("/status", kEnter)...)
+	press(m, evMsgs(m)...)
+	if s := screenOf(m); !strings.Contains(s, "model:     granite") || !strings.Contains(s, `folder:    /p\x1b[2J`) {
+		t.Errorf("/status did not show what it printed, escaped:\n%s", s)
+	}
+	press(m, seq("/etc/hosts is odd", kEnter)...)
+	press(m, evMsgs(m)...)
+	if len(loop.sent) != 1 || loop.sent[0] != "/etc/hosts is odd" {
+		t.Errorf("a path reached the model as %q", loop.sent)
+	}
+	m.Update(turnDoneMsg{})
+	press(m, seq("/clear", kEnter)...)
+	if s := screenOf(m); strings.Contains(s, "granite\n") || strings.Contains(s, "/etc/hosts") || len(asked) != 2 {
+		t.Errorf("/clear left the transcript (asked %q):\n%s", asked, s)
+	}
+}
+
+// evMsgs takes what the face queued (the background's messages), as the
+// program's pump would deliver them.
+func evMsgs(m *Model) []tea.Msg {
+	f := m.o.Face
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	q := f.queue
+	f.queue = nil
+	return q
 }

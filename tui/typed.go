@@ -60,24 +60,68 @@ func (r *typedRun) Run() error {
 	return nil
 }
 
-// slash runs a / command; ok is false when line is not one (a path such
-// as /etc/hosts is a message).
-func (m *Model) slash(line string) (quit, ok bool) {
+// slash runs the / commands about this screen (/help, /clear, /quit,
+// /approvals alone opens the list); chat's others (/output, /new,
+// /threads, /compact, /model, /status, /approvals with arguments) run
+// through Options.Slash in the background, and what is not one of them
+// is a message. handled is false when line goes on to the model.
+func (m *Model) slash(line string) (tea.Cmd, bool) {
 	fields := strings.Fields(line)
-	if len(fields) == 0 {
-		return false, false
+	if len(fields) == 0 || !strings.HasPrefix(fields[0], "/") {
+		return nil, false
 	}
-	switch fields[0] {
-	case "/quit", "/exit":
-		return true, true
-	case "/help", "/?":
+	switch {
+	case fields[0] == "/quit" || fields[0] == "/exit":
+		return m.quit(), true
+	case fields[0] == "/help" || fields[0] == "/?":
 		m.tr.add(&entry{kind: entryLines, text: helpText})
-	case "/approvals":
+	case fields[0] == "/clear":
+		m.tr, m.scroll = &Transcript{}, 0
+	case fields[0] == "/approvals" && len(fields) == 1:
 		m.openList()
+	case m.o.Slash != nil:
+		return m.runSlash(line), true
 	default:
-		return false, false
+		return nil, false
 	}
-	return false, true
+	return nil, true
+}
+
+// slashDoneMsg is what chat's / command printed, or that line was none.
+type slashDoneMsg struct {
+	line, out string
+	quit, ok  bool
+}
+
+// runSlash runs chat's / command in the background: /compact asks the
+// model, and nothing waits on the screen meanwhile.
+func (m *Model) runSlash(line string) tea.Cmd {
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.busy, m.cancel = true, cancel
+	run, face := m.o.Slash, m.o.Face
+	return func() tea.Msg {
+		var out strings.Builder
+		quit, ok := run(ctx, line, &out)
+		cancel()
+		face.post(slashDoneMsg{line: line, out: out.String(), quit: quit, ok: ok})
+		return nil
+	}
+}
+
+// slashDone shows what the command printed; a line that was not one
+// goes to the model.
+func (m *Model) slashDone(d slashDoneMsg) tea.Cmd {
+	m.busy, m.cancel = false, nil
+	switch {
+	case !d.ok:
+		m.tr.add(&entry{kind: entryUser, text: d.line})
+		return m.startTurn(d.line)
+	case d.quit:
+		return m.quit()
+	case strings.TrimSpace(d.out) != "":
+		m.tr.add(&entry{kind: entryLines, text: strings.TrimRight(d.out, "\n")})
+	}
+	return nil
 }
 
 // helpText is /help in the full-screen face.
@@ -85,6 +129,8 @@ const helpText = `Type a message for the model. At the start of the box:
   !       command mode (amber): Enter runs the line yourself in the sandbox, no approval, no time limit
   ! !     outside mode (red): Enter runs it OUTSIDE the sandbox: it may write anywhere you can
   Backspace at the start, or Delete in an empty box, steps back one mode; a paste never sends
-Ctrl-O (or /approvals) lists the requests waiting in ~/.wisp/pending, answered there
+Ctrl-O (or /approvals) lists the requests waiting in ~/.wisp/pending, answered there;
+/approvals approve ID [SCOPE], /approvals deny ID answer one by its id, a prefix or its digest
+/status, /threads, /new, /compact, /model NAME, /output ID act as in wisp chat; /clear empties the screen
 Up and Down recall a line in its mode; PgUp and PgDn scroll; Ctrl-C stops the model or a command,
 clears the box, or leaves; Ctrl-D in an empty box leaves; /quit leaves`

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -82,11 +83,15 @@ func runTUI(ctx context.Context, app *App, opts chatOptions) error {
 	}
 	defer conv.close()
 	home, _ := app.UserHome()
+	approvals := &chat.Approvals{Channel: s.channel(), Held: approval.NewHeld(s.home)}
+	slash := func(ctx context.Context, line string, w io.Writer) (bool, bool) {
+		return chat.RunSlash(ctx, conv.agent, approvals, nil, line, w)
+	}
 	return tui.Run(ctx, tui.RunOptions{Options: tui.Options{
 		Loop: conv.agent, Face: face, History: hist, Channel: s.channel(),
 		Status:  tui.Status{Network: networkOn(s)},
 		Sandbox: func() string { return sandboxLabel(app, s, home) },
-		Theme:   s.cfg.UI.Theme, Colour: chat.ColourWanted(app.Getenv, true), Home: home,
+		Slash:   slash, Theme: s.cfg.UI.Theme, Colour: chat.ColourWanted(app.Getenv, true), Home: home,
 	}})
 }
 

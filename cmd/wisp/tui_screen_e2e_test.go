@@ -242,3 +242,22 @@ func TestTUINeedsATerminal(t *testing.T) {
 		t.Errorf("wisp tui without a terminal: %v\n%s", err, out)
 	}
 }
+
+// chat's / commands work here too: /approvals deny ID answers another
+// wisp's request, /status says where commands run.
+func TestTUIChatsSlashCommands(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	c := e.tuiWith(modeltest.NewServer(t), false)
+	wait := e.start("run", "--ask", "--", "rm -r build")
+	req := e.waitPending(1)[0]
+	c.typeText("/approvals deny "+req.ID, "› /approvals deny")
+	c.send("\r")
+	c.waitFor("· denied: rm -r build")
+	if out, code := wait(); code != exitNotApproved {
+		t.Errorf("the other wisp: exit %d\n%s", code, out)
+	}
+	c.typeText("/status", "› /status")
+	c.send("\r")
+	c.waitFor("folder:    " + e.project)
+}

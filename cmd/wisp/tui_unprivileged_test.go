@@ -17,6 +17,7 @@ func TestTUIAsAnUnprivilegedUser(t *testing.T) {
 	r := testenv.NewRerun(t)
 	names := []string{"TestTUIModelCommandRefusedAndNamed", "TestTUIOutsideRequestApprovedThenDenied",
 		"TestTUITypedCommandsInAndOutsideTheSandbox", "TestTUIAnswersAnotherProcessFromTheList", "TestTUIResize",
-		"TestTUITypedCommandGetsTheTerminal", "TestTUIDialogAnsweredElsewhereFirst", "TestTUICtrlCStopsTheModelsCommand"}
+		"TestTUITypedCommandGetsTheTerminal", "TestTUIDialogAnsweredElsewhereFirst", "TestTUICtrlCStopsTheModelsCommand",
+		"TestTUIChatsSlashCommands"}
 	r.Run(t, "^("+strings.Join(names, "|")+")$", []string{"HOME=" + personalDir(t, r.UID, r.GID)}, names...)
 }
