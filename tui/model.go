@@ -61,6 +61,7 @@ type Model struct {
 	list      *requestList
 	waiting   int // requests in the pending channel, from its watcher
 	quitting  bool
+	leaving   bool // Ctrl-C at an empty box: the next leaves
 	typedTerm bool // a typed command has the terminal
 }
 
@@ -164,7 +165,11 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 		return nil
 	}
-	switch k.String() {
+	key := k.String()
+	if key != "ctrl+c" {
+		m.leaving = false
+	}
+	switch key {
 	case "ctrl+c":
 		return m.interrupt()
 	case "ctrl+d":
@@ -193,8 +198,8 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// interrupt is Ctrl-C: it stops the turn, else clears the box, else
-// leaves.
+// interrupt is Ctrl-C: it stops the turn, else clears the box; at an
+// empty box it says how to leave, and a second one leaves.
 func (m *Model) interrupt() tea.Cmd {
 	switch {
 	case m.busy && m.cancel != nil:
@@ -203,9 +208,16 @@ func (m *Model) interrupt() tea.Cmd {
 	case !m.in.Empty() || m.in.Mode != Normal:
 		m.in.Set(Normal, "")
 		return nil
+	case m.leaving:
+		return m.quit()
 	}
-	return m.quit()
+	m.leaving = true
+	m.in.Hint = quitHint
+	return nil
 }
+
+// quitHint answers Ctrl-C at an empty box, as the plain chat does.
+const quitHint = "to leave, press Ctrl-C again, or Ctrl-D, or type /quit"
 
 func (m *Model) quit() tea.Cmd {
 	if m.busy {

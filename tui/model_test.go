@@ -382,3 +382,25 @@ func evMsgs(m *Model) []tea.Msg {
 	f.queue = nil
 	return q
 }
+
+// Ctrl-C at an empty box says how to leave; a second one leaves; a key
+// between starts over. With text, it clears the box.
+func TestCtrlCTwiceLeaves(t *testing.T) {
+	m, _, _ := newTestModel(false)
+	ctrlC := tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	feed(m, typing("x")...)
+	if _, cmd := m.Update(ctrlC); cmd != nil || !m.in.Empty() {
+		t.Fatalf("Ctrl-C with text: box %q", m.in.Text())
+	}
+	if _, cmd := m.Update(ctrlC); cmd != nil || !strings.Contains(screenOf(m), quitHint) {
+		t.Fatalf("the first Ctrl-C at an empty box left, or said nothing:\n%s", screenOf(m))
+	}
+	feed(m, typing("a")...)
+	m.Update(kBackspace)
+	if _, cmd := m.Update(ctrlC); cmd != nil {
+		t.Fatal("a Ctrl-C after other keys left at once")
+	}
+	if _, cmd := m.Update(ctrlC); cmd == nil {
+		t.Fatal("the second Ctrl-C did not leave")
+	}
+}

@@ -112,6 +112,11 @@ func (m *Model) runSlash(line string) tea.Cmd {
 // goes to the model.
 func (m *Model) slashDone(d slashDoneMsg) tea.Cmd {
 	m.busy, m.cancel = false, nil
+	// /model may have switched it; the command has ended, so reading the
+	// agent here races with nothing.
+	if n, ok := m.o.Loop.(interface{ ModelName() string }); ok && n.ModelName() != "" {
+		m.o.Status.Model = n.ModelName()
+	}
 	switch {
 	case !d.ok:
 		m.tr.add(&entry{kind: entryUser, text: d.line})
