@@ -62,6 +62,7 @@ type Model struct {
 	waiting   int // requests in the pending channel, from its watcher
 	quitting  bool
 	leaving   bool // Ctrl-C at an empty box: the next leaves
+	topShown  bool // the last frame showed the transcript's first line: PgUp goes no further
 	typedTerm bool // a typed command has the terminal
 }
 
@@ -177,7 +178,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			return m.quit()
 		}
 	case "pgup":
-		m.scroll += max(1, m.transcriptHeight()-2)
+		if !m.topShown {
+			m.scroll += max(1, m.transcriptHeight()-2)
+		}
 		return nil
 	case "pgdown":
 		m.scroll = max(0, m.scroll-max(1, m.transcriptHeight()-2))

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"image/color"
 	"io"
 	"regexp"
@@ -402,5 +403,33 @@ func TestCtrlCTwiceLeaves(t *testing.T) {
 	}
 	if _, cmd := m.Update(ctrlC); cmd == nil {
 		t.Fatal("the second Ctrl-C did not leave")
+	}
+}
+
+// PgUp scrolls up to the transcript's first line and no further; PgDn
+// comes back down.
+func TestScroll(t *testing.T) {
+	m, _, _ := newTestModel(false)
+	for i := range 60 {
+		feed(m, evMsg{chat.Event{Type: chat.EventNote, Level: chat.LevelInfo, Text: fmt.Sprintf("· note %02d", i)}})
+	}
+	pgup, pgdown := tea.KeyPressMsg{Code: tea.KeyPgUp}, tea.KeyPressMsg{Code: tea.KeyPgDown}
+	for range 20 {
+		m.Update(pgup)
+		screenOf(m)
+	}
+	s := screenOf(m)
+	if !strings.Contains(s, "· note 00") || !strings.Contains(s, "scrolled up") {
+		t.Fatalf("PgUp did not reach the top:\n%s", s)
+	}
+	m.Update(pgdown)
+	if s2 := screenOf(m); strings.Contains(s2, "· note 00") {
+		t.Errorf("one PgDn from the top still shows the top:\n%s", s2)
+	}
+	for range 20 {
+		m.Update(pgdown)
+	}
+	if s3 := screenOf(m); !strings.Contains(s3, "· note 59") || strings.Contains(s3, "scrolled up") {
+		t.Errorf("PgDn did not come back down:\n%s", s3)
 	}
 }

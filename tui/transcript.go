@@ -119,9 +119,9 @@ func (t *Transcript) cardByID(id string) *entry {
 
 // window lays out only what the screen shows: from the newest entry up,
 // until height lines above the bottom offset by scroll are filled. It
-// returns the lines top first, and how many lines lie above them (0 when
-// the top of the transcript is on screen).
-func (t *Transcript) window(height, scroll int, lay func(*entry) []string) (lines []string, above bool) {
+// returns the lines top first, whether any lie above them, and scroll as
+// it applies: a scroll past the top shows the top.
+func (t *Transcript) window(height, scroll int, lay func(*entry) []string) (lines []string, above bool, applied int) {
 	need := height + scroll
 	var chunks [][]string
 	got := 0
@@ -135,9 +135,12 @@ func (t *Transcript) window(height, scroll int, lay func(*entry) []string) (line
 	for j := len(chunks) - 1; j >= 0; j-- {
 		all = append(all, chunks[j]...)
 	}
+	if i < 0 { // everything is laid out: the top is known
+		scroll = min(scroll, max(0, len(all)-height))
+	}
 	end := max(0, len(all)-scroll)
 	start := max(0, end-height)
-	return all[start:end], i >= 0 || start > 0
+	return all[start:end], i >= 0 || start > 0, scroll
 }
 
 // lastLines is the tail of s: at most n lines, the cut said.

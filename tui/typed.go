@@ -19,9 +19,21 @@ func (m *Model) runTyped(t chat.Typed) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.busy, m.cancel, m.typedTerm = true, cancel, true
 	run := &typedRun{ctx: ctx, loop: m.o.Loop, t: t, face: m.o.Face, st: m.st}
-	return tea.Exec(run, func(error) tea.Msg {
+	face := m.o.Face
+	if t.Command == "" { // a bare ! or !!: chat says there is nothing to run
+		return func() tea.Msg {
+			run.Run()
+			cancel()
+			face.post(turnDoneMsg{})
+			return nil
+		}
+	}
+	return tea.Exec(run, func(err error) tea.Msg {
 		cancel()
-		m.o.Face.post(turnDoneMsg{})
+		if err != nil && !run.ran {
+			face.Emit(chat.Event{Type: chat.EventError, Text: "the terminal could not be handed to the command, so it did not run: " + err.Error()})
+		}
+		face.post(turnDoneMsg{})
 		return backMsg{}
 	})
 }
@@ -40,6 +52,7 @@ type typedRun struct {
 	face *Face
 	st   styles
 	out  io.Writer
+	ran  bool
 }
 
 func (r *typedRun) SetStdin(io.Reader)    {}
@@ -49,6 +62,7 @@ func (r *typedRun) SetStdout(w io.Writer) { r.out = w }
 // Run runs the line with the face writing to the terminal: the marks the
 // person must read before it starts, then its output.
 func (r *typedRun) Run() error {
+	r.ran = true
 	if r.out != nil {
 		r.face.setAside(r.out, r.st)
 		defer r.face.setAside(nil, r.st)

@@ -28,7 +28,8 @@ func (m *Model) View() tea.View {
 	status := m.statusLines()
 	rows := m.height - len(status) - len(box) - len(hint)
 	l := layout{width: m.width, st: m.st, now: m.o.Now(), spinner: m.spin.View()}
-	lines, _ := m.tr.window(rows, m.scroll, l.lay)
+	lines, above, scroll := m.tr.window(rows, m.scroll, l.lay)
+	m.topShown, m.scroll = !above, scroll
 	screen := make([]string, 0, m.height)
 	for i := len(lines); i < rows; i++ {
 		screen = append(screen, "")
