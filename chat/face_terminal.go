@@ -37,6 +37,10 @@ type TerminalFace struct {
 	// OutputHint says how to see a whole output, with %s for its id;
 	// empty: chat's /output ID.
 	OutputHint string
+	// MarkdownSource writes the model's words as the Markdown it sent
+	// (rendered safe, not styled): respond's stdout into a file or a pipe,
+	// where the source is what a script wants.
+	MarkdownSource bool
 }
 
 // NewTerminalFace makes a face writing to words and notes (may be the
@@ -85,6 +89,10 @@ func (f *TerminalFace) Emit(ev Event) {
 		return
 	}
 	f.stopProgress()
+	if ev.Type == EventText && f.MarkdownSource {
+		f.words.WriteString(ev.Text)
+		return
+	}
 	if ev.Type == EventText {
 		f.md.Write(ev.Text)
 		return

@@ -403,3 +403,15 @@ func TestRespondJSONWritesTheEventLines(t *testing.T) {
 		t.Errorf("events %s\nwant   %s", got, want)
 	}
 }
+
+// wisp respond into a file or a pipe writes the Markdown the model sent:
+// the source is what a script keeps.
+func TestRespondIntoAPipeKeepsTheMarkdown(t *testing.T) {
+	e := newE2E(t)
+	srv := modeltest.NewServer(t, modeltest.Turn{Text: []string{"# Title\n\nSome **bold** ", "text.\n"}})
+	e.wisp("config", "set", "model.baseURL", srv.URL())
+	out, err := e.cmd("respond", "write it").Output()
+	if err != nil || string(out) != "# Title\n\nSome **bold** text.\n" {
+		t.Errorf("respond wrote %q, %v", out, err)
+	}
+}

@@ -91,6 +91,7 @@ func runRespond(ctx context.Context, app *App, opts respondOptions) error {
 	} else {
 		tf := chat.NewTerminalFace(app.Stdout, app.Stderr, chat.ColourWanted(app.Getenv, isTerminal(app.Stderr)))
 		tf.OutputHint = "the whole output: " + s.home.OutputsDir() + "/%s.log"
+		tf.MarkdownSource = !isTerminal(app.Stdout) // wisp respond "write the README" > README.md
 		face = tf
 	}
 	conv, err := openConversation(ctx, app, s, face, convOptions{face: label, chat: chatOptions{yes: opts.yes}})
