@@ -415,3 +415,21 @@ func TestRespondIntoAPipeKeepsTheMarkdown(t *testing.T) {
 		t.Errorf("respond wrote %q, %v", out, err)
 	}
 }
+
+// Ctrl-C while the spinner waits stops the request: the spinner goes and
+// "· stopped" stands on a line of its own.
+func TestChatCtrlCWhileWaitingLandsOnItsOwnLine(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	srv := modeltest.NewServer(t, modeltest.Turn{Hang: true})
+	c := e.chatWith(srv, false)
+	c.typeLine("wait")
+	c.expect("waiting for the model")
+	c.interruptUntil("· stopped")
+	c.expect("› ")
+	lines := c.shown()
+	noLine(t, lines, "waiting for the model")
+	if !hasLine(lines, "· stopped") {
+		t.Errorf("· stopped is not on a line of its own:\n%s", strings.Join(lines, "\n"))
+	}
+}
