@@ -218,7 +218,10 @@ func (in *Input) enter() *Sent {
 		return nil
 	}
 	s := &Sent{Mode: in.Mode, Text: text, Line: lineOf(in.Mode, text)}
-	if in.hist != nil {
+	// The history is chat's too, where a line that starts with ! is a
+	// command: a message that does would come back as one, so it is not
+	// kept.
+	if in.hist != nil && !(in.Mode == Normal && strings.HasPrefix(text, "!")) {
 		in.hist.Add(s.Line)
 	}
 	in.Set(Normal, "")
