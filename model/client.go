@@ -2,8 +2,9 @@
 // from any OpenAI-compatible server (Ollama by default; LM Studio, llama.cpp's
 // server, vLLM or a hosted API). It owns the request, the streaming, the
 // assembly of tool calls split across chunks, and turning every failure into
-// a typed error whose message says what to do. Of wisp's packages it
-// imports only config.
+// a typed error whose message says what to do; it retries what the server
+// refused for now, with backoff, and says so. Of wisp's packages it
+// imports only config and its own probe (the check doctor shares).
 package model
 
 import (
