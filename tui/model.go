@@ -129,6 +129,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case closeMsg:
 		return m, m.withdraw(msg)
 	case pendingMsg:
+		if msg.err != nil {
+			m.waiting = -1
+			m.tr.add(&entry{kind: entryNote, level: chat.LevelWarning,
+				text: "· the count of waiting requests is not live: " + msg.err.Error() + "; Ctrl-O still lists them"})
+			break
+		}
 		m.pendingChanged(msg.list)
 	case backMsg:
 		return m, tea.ClearScreen

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"image/color"
 	"io"
@@ -14,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/wisp-sh/wisp/chat"
+	"github.com/wisp-sh/wisp/pending"
 )
 
 // colourSGR matches a colour sequence: 30-37, 40-47, 90-97, 100-107,
@@ -431,5 +433,19 @@ func TestScroll(t *testing.T) {
 	}
 	if s3 := screenOf(m); !strings.Contains(s3, "· note 59") || strings.Contains(s3, "scrolled up") {
 		t.Errorf("PgDn did not come back down:\n%s", s3)
+	}
+}
+
+// The count follows the watcher; a watcher that fails says so, and the
+// count shows as not known.
+func TestWaitingCount(t *testing.T) {
+	m, _, _ := newTestModel(false)
+	feed(m, pendingMsg{list: []pending.Pending{{}, {Answered: true}, {}}})
+	if s := screenOf(m); !strings.Contains(s, "2 waiting") {
+		t.Errorf("two waiting, one answered:\n%s", s)
+	}
+	feed(m, pendingMsg{err: errors.New("too many open files")})
+	if s := screenOf(m); !strings.Contains(s, "? waiting") || !strings.Contains(s, "not live: too many open files") {
+		t.Errorf("after the watcher failed:\n%s", s)
 	}
 }

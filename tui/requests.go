@@ -27,7 +27,10 @@ type requestList struct {
 }
 
 // pendingMsg is the pending channel's listing, from its watcher.
-type pendingMsg struct{ list []pending.Pending }
+type pendingMsg struct {
+	list []pending.Pending
+	err  error // the watcher failed: the count is no longer live
+}
 
 // openList snapshots what waits now.
 func openList(ch *pending.Channel) *requestList {

@@ -34,11 +34,21 @@ func Run(ctx context.Context, o RunOptions) error {
 	p := tea.NewProgram(m, opts...)
 	go o.Face.pump(ctx, p.Send)
 	if o.Channel != nil {
-		go o.Channel.Watch(ctx, func(list []pending.Pending) { o.Face.post(pendingMsg{list}) })
+		go watchPending(ctx, o.Channel, o.Face)
 	}
 	_, err := p.Run()
 	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("the full-screen face failed: %w", err)
 	}
 	return nil
+}
+
+// watchPending keeps the count of waiting requests live; a watcher that
+// cannot start or fails says so, and the status line says the count is
+// not known.
+func watchPending(ctx context.Context, ch *pending.Channel, f *Face) {
+	err := ch.Watch(ctx, func(list []pending.Pending) { f.post(pendingMsg{list: list}) })
+	if err != nil && ctx.Err() == nil {
+		f.post(pendingMsg{err: err})
+	}
 }

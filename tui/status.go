@@ -83,7 +83,11 @@ func (m *Model) statusLines() []string {
 		sandbox = "…"
 	}
 	state := render.Line(m.o.Status.Model) + ": " + render.Line(m.stateWords())
-	rest := "sandbox: " + render.Line(sandbox) + " · " + network + " · " + fmt.Sprintf("%d waiting", m.waiting) +
+	waiting := fmt.Sprintf("%d waiting", m.waiting)
+	if m.waiting < 0 {
+		waiting = "? waiting"
+	}
+	rest := "sandbox: " + render.Line(sandbox) + " · " + network + " · " + waiting +
 		" · " + render.Line(shortFolder(m.o.Status.Dir, m.o.Home))
 	if one := state + " · " + rest; ansi.StringWidth(one)+1 <= m.width {
 		return []string{m.statusRow(one)}
