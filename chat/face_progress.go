@@ -38,7 +38,7 @@ type progress struct {
 // startProgress begins drawing p's kind; the face's lock is held.
 func (f *TerminalFace) startProgress(command bool) {
 	f.stopProgress()
-	if !f.tty {
+	if !f.tty || f.held > 0 {
 		return
 	}
 	f.words.EndLine()
@@ -65,6 +65,34 @@ func (f *TerminalFace) tick(p *progress) {
 			}
 			f.mu.Unlock()
 		}
+	}
+}
+
+// Hold erases what is drawn in place and draws nothing more until the
+// returned resume, which brings a running command's rows back unless
+// something else was written meanwhile (a dialog is drawn between).
+func (f *TerminalFace) Hold() (resume func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	p := f.prog
+	f.stopProgress()
+	if p != nil && p.command {
+		f.paused = p // its output is still taken
+	}
+	f.held++
+	gen := f.gen
+	return func() {
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		f.held--
+		if p == nil || !p.command || f.prog != nil || f.gen != gen || f.held > 0 || f.paused != p {
+			return
+		}
+		f.paused = nil
+		q := &progress{start: p.start, command: true, lines: p.lines, part: p.part, stop: make(chan struct{})}
+		f.prog = q
+		f.drawProgress()
+		go f.tick(q)
 	}
 }
 

@@ -65,3 +65,31 @@ func TestARunningCommandShowsItsLastLinesThenTheResult(t *testing.T) {
 		t.Errorf("after the run the screen is\n%s", got)
 	}
 }
+
+// While a dialog asks (Hold), nothing is drawn in place; after it, a
+// running command's rows come back, and not if something was written.
+func TestHoldKeepsTheRowsOffADialog(t *testing.T) {
+	f, scr := faceOnPTY(t, 40)
+	f.Emit(Event{Type: EventToolCall, Name: "run_command", Command: "curl x"})
+	f.Emit(Event{Type: EventCommandStart, Origin: "model", Command: "curl x"})
+	f.Emit(Event{Type: EventOutput, Origin: "model", Text: "connecting\n"})
+	waitScreen(t, scr, "  │ connecting")
+	resume := f.Hold()
+	f.Emit(Event{Type: EventOutput, Origin: "model", Text: "more\n"})
+	f.mu.Lock() // the dialog would draw now: the face drew nothing since
+	drawn := f.prog
+	f.mu.Unlock()
+	if drawn != nil {
+		t.Fatal("the rows are still drawn during a Hold")
+	}
+	resume()
+	waitScreen(t, scr, "  │ connecting\n  │ more")
+	again := f.Hold()
+	f.Emit(Event{Type: EventNote, Text: "· a note"})
+	again()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.prog != nil {
+		t.Error("the rows came back over what was written during the Hold")
+	}
+}

@@ -33,6 +33,9 @@ type TerminalFace struct {
 	md           *markdown // the model's words, rendered
 	tty          bool      // notes go to a terminal: progress is drawn
 	prog         *progress // what is drawn in place now, or nil
+	held         int       // Holds under way: nothing is drawn in place
+	paused       *progress // a running command's rows, held
+	gen          int       // events written as lines, for Hold's resume
 	now          func() time.Time
 	// OutputHint says how to see a whole output, with %s for its id;
 	// empty: chat's /output ID.
@@ -89,6 +92,8 @@ func (f *TerminalFace) Emit(ev Event) {
 		return
 	}
 	f.stopProgress()
+	f.paused = nil
+	f.gen++
 	if ev.Type == EventText && f.MarkdownSource {
 		f.words.WriteString(ev.Text)
 		return
@@ -133,6 +138,8 @@ func (f *TerminalFace) progressed(ev Event) bool {
 		if p := f.prog; p != nil && p.command {
 			p.output(ev.Text)
 			f.drawProgress()
+		} else if p := f.paused; p != nil {
+			p.output(ev.Text) // held by a dialog: shown when it is done
 		}
 	default:
 		return false

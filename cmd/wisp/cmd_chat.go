@@ -115,7 +115,7 @@ func runChatTerminal(ctx context.Context, app *App, s *session, opts chatOptions
 	face := chat.NewTerminalFace(app.Stdout, app.Stdout, colour)
 	var approvers []approval.Approver
 	if t := approval.OpenTerminal(); t != nil {
-		approvers = append(approvers, chat.FreshKeys{Terminal: t})
+		approvers = append(approvers, chat.FreshKeys{Terminal: t, Face: face})
 	}
 	s.wireGate(gateOptions{face: pending.FaceChat, yes: opts.yes, extra: approvers})
 	lines := chatLines(app, s, tty, face)
