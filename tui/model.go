@@ -54,16 +54,15 @@ type Model struct {
 	width, height int
 	scroll        int // lines up from the bottom
 
-	busy      bool // a turn or a typed command runs
-	cancel    context.CancelFunc
-	state     modelState
-	dialogs   []*dialog // the first is on screen
-	list      *requestList
-	waiting   int // requests in the pending channel, from its watcher
-	quitting  bool
-	leaving   bool // Ctrl-C at an empty box: the next leaves
-	topShown  bool // the last frame showed the transcript's first line: PgUp goes no further
-	typedTerm bool // a typed command has the terminal
+	busy     bool // a turn or a typed command runs
+	cancel   context.CancelFunc
+	state    modelState
+	dialogs  []*dialog // the first is on screen
+	list     *requestList
+	waiting  int // requests in the pending channel, from its watcher
+	quitting bool
+	leaving  bool // Ctrl-C at an empty box: the next leaves
+	topShown bool // the last frame showed the transcript's first line: PgUp goes no further
 }
 
 // NewModel makes the face's model. ctx ends the turns it starts.
@@ -143,7 +142,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case slashDoneMsg:
 		return m, m.slashDone(msg)
 	case turnDoneMsg:
-		m.busy, m.cancel, m.typedTerm = false, nil, false
+		m.busy, m.cancel = false, nil
 		m.state.turnEnded()
 		m.tr.closeWords()
 		if m.quitting {

@@ -17,7 +17,7 @@ import (
 // the command's card in the transcript.
 func (m *Model) runTyped(t chat.Typed) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.busy, m.cancel, m.typedTerm = true, cancel, true
+	m.busy, m.cancel = true, cancel
 	run := &typedRun{ctx: ctx, loop: m.o.Loop, t: t, face: m.o.Face, st: m.st}
 	face := m.o.Face
 	if t.Command == "" { // a bare ! or !!: chat says there is nothing to run
