@@ -138,10 +138,10 @@ func (a *Agent) cutFor(room int) int {
 }
 
 // Compact summarises every turn but the newest (/compact); false when
-// there is nothing before it.
+// there is nothing before it, or no model to summarise with.
 func (a *Agent) Compact(ctx context.Context) bool {
 	cut := a.newestTurn()
-	if cut == 0 {
+	if cut == 0 || a.o.Model == nil {
 		return false
 	}
 	a.summarise(ctx, cut)
