@@ -77,25 +77,30 @@ if [ -n "$before" ]; then
 	add wisp-git@before "$repo" "$(q "$before") run -- true"
 fi
 
-# time_batch DIR CMD: µs per run of CMD in DIR, over BATCH runs. One
+# Each case has a home of its own: the namespace probe's answer is kept
+# there for the helper that gave it, and wisps with different helpers
+# sharing one would each probe again after the other.
+for name in "${names[@]}"; do mkdir -m 0700 "$home/$name"; done
+
+# time_batch DIR CMD NAME: µs per run of CMD in DIR, over BATCH runs. One
 # subshell a batch, and each run a fork and exec as a shell runs it.
 time_batch() {
 	local start end
 	start=$(date +%s%N)
-	(cd "$1" && eval "for ((i = 0; i < batch; i++)); do $2 >/dev/null 2>&1; done")
+	(cd "$1" && export WISP_HOME="$home/$3" && eval "for ((i = 0; i < batch; i++)); do $2 >/dev/null 2>&1; done")
 	end=$(date +%s%N)
 	echo $(((end - start) / batch / 1000))
 }
 
 n=${#names[@]}
 for ((c = 0; c < n; c++)); do # each once, untimed: caches warm, failures said
-	(cd "${dirs[c]}" && eval "${cmds[c]}") >/dev/null 2>&1 || echo "bench-run: ${names[c]} failed: ${cmds[c]}" >&2
+	(cd "${dirs[c]}" && export WISP_HOME="$home/${names[c]}" && eval "${cmds[c]}") >/dev/null 2>&1 || echo "bench-run: ${names[c]} failed: ${cmds[c]}" >&2
 done
 results=$(
 	for ((r = 0; r < rounds; r++)); do
 		for ((k = 0; k < n; k++)); do
 			c=$(((k + r) % n))
-			echo "$r ${names[c]} $(time_batch "${dirs[c]}" "${cmds[c]}")"
+			echo "$r ${names[c]} $(time_batch "${dirs[c]}" "${cmds[c]}" "${names[c]}")"
 		done
 	done
 )
