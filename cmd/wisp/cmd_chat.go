@@ -212,6 +212,7 @@ func openConversation(ctx context.Context, app *App, s *session, face chat.Face,
 	o := chat.Options{Tools: tb, Face: face, Terminal: co.terminal, ContextTokens: s.cfg.Model.ContextTokens}
 	client, err := model.New(s.cfg.Model, app.Getenv, model.WithRetryNotice(func(r model.Retry) {
 		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: r.Notice()})
+		face.Emit(chat.Event{Type: chat.EventWaiting}) // the spinner again, through the wait
 	}))
 	if err != nil {
 		o.NoModel = err.Error()
