@@ -84,9 +84,11 @@ func (r UsernsRestriction) Doctor(st Status, exe string) (string, error) {
 		return "enabled; it does not restrict unprivileged user namespaces here", nil
 	case st.Namespace == NamespaceMount || st.Namespace == NamespaceUser:
 		return fmt.Sprintf("restricts unprivileged user namespaces here (%s), and wisp's helper still has its %s namespace%s", r.How, st.Namespace, r.why()), nil
+	case r.UnderProfile(): // the profile is in force: what keeps the namespace away is not AppArmor
+		return fmt.Sprintf("restricts unprivileged user namespaces here (%s), and wisp runs under its profile, which grants them; the helper has none for another reason (see the sandbox line)", r.How), nil
 	}
 	return "", fmt.Errorf("AppArmor restricts unprivileged user namespaces here (%s), and %s, so wisp's helper can make no mount namespace: %s; fix, for wisp alone (never the sysctl): %s",
-		r.How, r.missing(exe), strings.Join(r.unprotected(st), "; "), AppArmorFix(exe))
+		r.How, r.missing(exe), strings.Join(namespaceUnprotected(st), "; "), AppArmorFix(exe))
 }
 
 func (r UsernsRestriction) why() string {
@@ -108,8 +110,8 @@ func (r UsernsRestriction) missing(exe string) string {
 	return "wisp's AppArmor profile is not loaded (" + AppArmorProfileFile + ")"
 }
 
-// unprotected lists what does not hold for want of the namespace.
-func (r UsernsRestriction) unprotected(st Status) []string {
+// namespaceUnprotected lists what does not hold for want of the namespace.
+func namespaceUnprotected(st Status) []string {
 	var out []string
 	var paths []string
 	for _, u := range st.Spec.Unprotected {

@@ -159,3 +159,35 @@ func TestUsernsRestrictedBySysctl(t *testing.T) {
 		t.Fatalf("doctor: %v", err)
 	}
 }
+
+// Doctor's line where nothing is lost: AppArmor off or not restricting,
+// the namespace had all the same (root, or under wisp's profile), or the
+// profile in force and the namespace missing for another reason, which is
+// then not blamed on AppArmor.
+func TestAppArmorDoctorWhereNothingIsLost(t *testing.T) {
+	user := sandbox.Status{Namespace: sandbox.NamespaceUser}
+	none := sandbox.Status{Namespace: sandbox.NamespaceNone, NamespaceWhy: "no space"}
+	sysctl := "kernel.apparmor_restrict_unprivileged_userns is 1"
+	for _, c := range []struct {
+		r    sandbox.UsernsRestriction
+		st   sandbox.Status
+		want string
+	}{
+		{sandbox.UsernsRestriction{}, none, "not enabled here, so it restricts no user namespace of wisp's"},
+		{sandbox.UsernsRestriction{Enabled: true}, none, "enabled; it does not restrict unprivileged user namespaces here"},
+		{sandbox.UsernsRestriction{Enabled: true, Restricted: true, How: sysctl, Label: "wisp (unconfined)", ProfileLoaded: true}, user,
+			"restricts unprivileged user namespaces here (" + sysctl + "), and wisp's helper still has its user namespace: wisp runs under its AppArmor profile, which grants it"},
+		{sandbox.UsernsRestriction{Enabled: true, Restricted: true, How: sysctl, Label: "wisp (unconfined)", ProfileLoaded: true}, none,
+			"restricts unprivileged user namespaces here (" + sysctl + "), and wisp runs under its profile, which grants them; the helper has none for another reason (see the sandbox line)"},
+	} {
+		got, err := c.r.Doctor(c.st, "/usr/bin/wisp")
+		if err != nil || got != c.want {
+			t.Errorf("%+v: %q, %v; want %q", c.r, got, err, c.want)
+		}
+	}
+	// Loaded, but for another path: the reason says so.
+	_, err := sandbox.UsernsRestriction{Enabled: true, Restricted: true, How: sysctl, Label: "unconfined", ProfileLoaded: true}.Doctor(none, "/opt/wisp/bin/wisp")
+	if err == nil || !strings.Contains(err.Error(), `wisp's AppArmor profile is loaded but does not cover this wisp (/opt/wisp/bin/wisp runs as "unconfined")`) {
+		t.Errorf("loaded for another path: %v", err)
+	}
+}
