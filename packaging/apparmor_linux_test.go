@@ -116,3 +116,28 @@ func installCopy(t *testing.T, prefix string) string {
 	}
 	return string(out)
 }
+
+// Where AppArmor does not restrict user namespaces (Debian, this machine),
+// the .deb's postinst loads nothing and says why: apparmor.sh load writes
+// no /etc/apparmor.d/wisp, and unload finds none to remove.
+func TestAppArmorScriptWhereNotRestricted(t *testing.T) {
+	if v, _ := os.ReadFile("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"); strings.TrimSpace(string(v)) == "1" {
+		t.Skip("AppArmor restricts user namespaces here: TestMakeInstallAsRootLoadsTheProfile covers that case")
+	}
+	if _, err := os.Stat("/etc/apparmor.d/wisp"); err == nil {
+		t.Skip("/etc/apparmor.d/wisp is installed here: nothing to learn from a load that would not touch it")
+	}
+	if err := exec.Command("sh", "linux/apparmor.sh", "restricted").Run(); err == nil {
+		t.Fatal("apparmor.sh restricted says yes where the sysctl does not read 1")
+	}
+	out, err := exec.Command("sh", "linux/apparmor.sh", "load", "linux/apparmor.d/wisp").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "AppArmor does not restrict unprivileged user namespaces here, so wisp needs no AppArmor profile") {
+		t.Fatalf("apparmor.sh load: %v\n%s", err, out)
+	}
+	if _, err := os.Stat("/etc/apparmor.d/wisp"); err == nil {
+		t.Fatal("apparmor.sh load installed /etc/apparmor.d/wisp where nothing restricts user namespaces")
+	}
+	if out, err := exec.Command("sh", "linux/apparmor.sh", "unload").CombinedOutput(); err != nil || len(out) > 0 {
+		t.Fatalf("apparmor.sh unload with nothing installed: %v\n%s", err, out)
+	}
+}
