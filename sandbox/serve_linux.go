@@ -66,10 +66,11 @@ func serveRequests(conn *os.File, background bool) (int, error) {
 	return 0, newProcesses(fd, background).serve()
 }
 
-// readRequest reads one request and the files that came with it.
-func readRequest(fd int) (startRequest, []*os.File, error) {
+// readRequest reads one request and the files that came with it into buf
+// (maxMessage long), which it may use again: the request holds copies.
+func readRequest(fd int, buf []byte) (startRequest, []*os.File, error) {
 	var req startRequest
-	data, files, err := recvWithFiles(fd)
+	data, files, err := recvWithFiles(fd, buf)
 	if err != nil {
 		return req, nil, err
 	}
@@ -92,9 +93,9 @@ func startServed(req startRequest, files []*os.File) (*os.Process, error) {
 	})
 }
 
-// recvWithFiles reads one message and the descriptors passed with it.
-func recvWithFiles(fd int) ([]byte, []*os.File, error) {
-	buf := make([]byte, maxMessage)
+// recvWithFiles reads one message into buf, and the descriptors passed
+// with it.
+func recvWithFiles(fd int, buf []byte) ([]byte, []*os.File, error) {
 	oob := make([]byte, unix.CmsgSpace(4*4))
 	n, oobn, _, _, err := unix.Recvmsg(fd, buf, oob, unix.MSG_CMSG_CLOEXEC)
 	if err != nil {

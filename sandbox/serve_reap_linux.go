@@ -99,8 +99,11 @@ func (p *processes) tie(ended chan os.Signal) error {
 func (p *processes) readRequests() <-chan request {
 	ch := make(chan request)
 	go func() {
+		// One buffer for every request, not a megabyte made and cleared
+		// before each command.
+		buf := make([]byte, maxMessage)
 		for {
-			req, files, err := readRequest(p.fd)
+			req, files, err := readRequest(p.fd, buf)
 			ch <- request{req, files, err}
 			if err != nil {
 				return
