@@ -66,22 +66,9 @@ func inBoundingSet(c uintptr) bool {
 
 // lastCapability is the highest capability this kernel knows.
 func lastCapability() uintptr {
-	buf := make([]byte, 16)
-	n, err := readProcFile("/proc/sys/kernel/cap_last_cap", buf)
-	if last, perr := strconv.Atoi(strings.TrimSpace(string(buf[:n]))); err == nil && perr == nil && last > 0 {
+	data, err := readProc("/proc/sys/kernel/cap_last_cap")
+	if last, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil && last > 0 {
 		return uintptr(last)
 	}
 	return unix.CAP_LAST_CAP
-}
-
-// readProcFile reads a small /proc file into buf with plain system calls:
-// os.ReadFile would register the descriptor with the runtime's poller
-// first, which the helper, at every command's start, need not pay for.
-func readProcFile(path string, buf []byte) (int, error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return 0, err
-	}
-	defer unix.Close(fd)
-	return unix.Read(fd, buf)
 }

@@ -203,7 +203,7 @@ func children(pid string) []string {
 	tasks, _ := os.ReadDir(dir)
 	var out []string
 	for _, t := range tasks {
-		data, err := os.ReadFile(dir + "/" + t.Name() + "/children")
+		data, err := readProc(dir + "/" + t.Name() + "/children")
 		if err != nil {
 			continue
 		}
@@ -264,4 +264,30 @@ func parentPid() int {
 		}
 	}
 	return os.Getppid()
+}
+
+// readProc reads a /proc file whole with plain system calls: os.ReadFile
+// registers each descriptor with the runtime's poller and takes it off
+// again, and the helper reads one file a thread after every command.
+func readProc(path string) ([]byte, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer unix.Close(fd)
+	var out []byte
+	buf := make([]byte, 4096)
+	for {
+		n, err := unix.Read(fd, buf)
+		if errors.Is(err, unix.EINTR) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return out, nil
+		}
+		out = append(out, buf[:n]...)
+	}
 }
