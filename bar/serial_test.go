@@ -3,6 +3,7 @@ package bar
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // The close of a banner that Details replaced, reaching the Bar after the
@@ -34,6 +35,11 @@ func TestCloseOfTheStandingBannerIsADismissal(t *testing.T) {
 	f := h.file("make deploy", false)
 	h.face.expect(t, "show "+f.Request.ID)
 	h.face.events <- BannerEvent{ID: f.Request.ID, Closed: true, Serial: h.face.serial(f.Request.ID)}
+	// The loop takes events and clicks as they come: let it take the close
+	// before the clicks, or the pause withdraws a banner still standing.
+	for len(h.face.events) > 0 {
+		time.Sleep(time.Millisecond)
+	}
 	h.bar.Click(KeyPause)
 	h.bar.Click(KeyPause)
 	h.tray.waitMenu(t, "unpaused", func(m Menu) bool { return !m.Items[len(m.Items)-2].Checked && m.Count == 1 })
