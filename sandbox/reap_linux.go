@@ -53,14 +53,16 @@ func superviseCommand(h helperArgs) (int, error) {
 	}
 	signals := make(chan os.Signal, 8)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
-	proc, err := os.StartProcess(h.argv[0], h.argv, &os.ProcAttr{
-		Env: os.Environ(), Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+	// syscall.ForkExec, not os.StartProcess: the shell is reaped with every
+	// orphan by reapChildren, never through an os.Process, and os checks
+	// once per process whether pidfds work by forking a child of its own,
+	// which the helper would pay for before every command.
+	shell, err := syscall.ForkExec(h.argv[0], h.argv, &syscall.ProcAttr{
+		Env: os.Environ(), Files: []uintptr{0, 1, 2},
 	})
 	if err != nil {
 		return 0, fmt.Errorf("run %s: %w", h.argv[0], err)
 	}
-	shell := proc.Pid
-	_ = proc.Release() // reaped with every orphan by reapChildren, never through proc
 	status, stopped := r.supervise(shell, signals, reapChildren())
 	signal.Stop(signals)
 	writeReport(report, stopped)
