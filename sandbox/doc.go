@@ -8,10 +8,12 @@
 // network is on. NewSpec builds it; a Backend turns it into the argv that runs
 // `/bin/sh -c LINE` confined:
 //
-//   - Linux: wisp re-executes itself as the hidden helper `wisp
-//     __sandbox-exec` (HelperMain), which sets no_new_privs, binds the
-//     protected paths read-only in a private mount namespace where one can be
-//     had, applies Landlock and execs the shell.
+//   - Linux: wisp runs the helper `wisp-sandbox __sandbox-exec`
+//     (cmd/wisp-sandbox, HelperMain), found beside wisp and verified
+//     (TrustedBeside), or, where there is none, re-executes itself as it. The
+//     helper sets no_new_privs, binds the protected paths read-only in a
+//     private mount namespace where one can be had, applies Landlock and
+//     execs the shell (or stays as its parent, to end what it leaves).
 //   - macOS: `sandbox-exec` with a profile generated here (SeatbeltProfile),
 //     the paths passed as -D parameters, never spliced into the text.
 //
