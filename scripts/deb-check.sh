@@ -70,6 +70,10 @@ sed -n '/^nfpms:/,/^[a-z]/p' .goreleaser.yaml >"$tmp/goreleaser-nfpms"
 dsts packaging/linux/nfpm.yaml >"$tmp/want"
 dsts "$tmp/goreleaser-nfpms" >"$tmp/got"
 diff -u "$tmp/want" "$tmp/got" >&2 || fail ".goreleaser.yaml's .deb holds other paths than packaging/linux/nfpm.yaml's"
+# ... and the same binaries: its builds (ids) are nfpm.yaml's /usr/bin.
+sed -n 's|^ *dst: */usr/bin/||p' packaging/linux/nfpm.yaml | sort >"$tmp/want-bins"
+sed -n 's/^ *ids: *\[\(.*\)\].*/\1/p' "$tmp/goreleaser-nfpms" | tr -d ' ' | tr , '\n' | sort >"$tmp/got-bins"
+diff -u "$tmp/want-bins" "$tmp/got-bins" >&2 || fail ".goreleaser.yaml's .deb holds other binaries than packaging/linux/nfpm.yaml's"
 
 [ "$(dpkg-deb -f "$deb" Version)" = "$deb_version" ] || fail "the package's version is not $deb_version"
 echo "deb-check: wisp_${deb_version}_$arch.deb holds $(wc -l <"$tmp/contents") entries, with the binaries, the autostart entry, the completions, the AppArmor profile and its postinst"
