@@ -7,12 +7,9 @@ import (
 	"io"
 	"net"
 	"strconv"
-	"strings"
-	"time"
 
 	"github.com/wisp-sh/wisp/audit"
 	"github.com/wisp-sh/wisp/internal/render"
-	"github.com/wisp-sh/wisp/internal/tty"
 	"github.com/wisp-sh/wisp/netproxy"
 	"github.com/wisp-sh/wisp/pending"
 )
@@ -129,16 +126,7 @@ func HostDialog(req HostRequest) string {
 // AskHost shows the host dialog on the terminal and reads one key among
 // those offered; keys typed before it showed are dropped.
 func (t *Terminal) AskHost(ctx context.Context, req HostRequest) (Answer, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if restore, err := tty.Raw(t.TTY); err == nil {
-		defer restore()
-	}
-	_ = tty.DropInput(t.TTY)
-	io.WriteString(t.TTY, strings.ReplaceAll(HostDialog(req), "\n", "\r\n"))
-	stop := context.AfterFunc(ctx, func() { t.TTY.SetReadDeadline(time.Now()) })
-	defer stop()
-	defer t.TTY.SetReadDeadline(time.Time{})
+	defer t.show(ctx, HostDialog(req))()
 	offered := Request{Scopes: req.Scopes}
 	for {
 		k, err := t.key()
@@ -172,21 +160,6 @@ func (o *OutOfBand) AskHost(ctx context.Context, req HostRequest) (Answer, error
 	for i, s := range req.Scopes {
 		scopes[i] = string(s)
 	}
-	filed, err := o.Channel.File(ctx, pending.Request{ID: req.ID, Kind: pending.KindNetwork, Command: command, Cwd: req.Dir,
-		Level: pending.LevelModerate, Reasons: reasons, Scopes: scopes, Face: o.Face})
-	if err != nil {
-		return Answer{}, fmt.Errorf("file the network request in the pending channel: %w", err)
-	}
-	o.log(audit.ApprovalPending{ID: filed.Request.ID, Digest: pending.Digest(filed.Binding), Command: command, File: filed.File,
-		ExpiresAt: filed.Request.ExpiresAt})
-	d, err := filed.Wait(ctx)
-	switch {
-	case errors.Is(err, pending.ErrExpired):
-		return Answer{Approve: false, By: "pending", Reason: "expired"}, nil
-	case err != nil && ctx.Err() != nil:
-		return Answer{}, ctx.Err()
-	case err != nil:
-		return Answer{}, err
-	}
-	return Answer{Approve: d.Approved, Scope: Scope(d.Scope), By: d.Answer.By}, nil
+	return o.fileAndWait(ctx, pending.Request{ID: req.ID, Kind: pending.KindNetwork, Command: command, Cwd: req.Dir,
+		Level: pending.LevelModerate, Reasons: reasons, Scopes: scopes, Face: o.Face}, "network request")
 }

@@ -25,12 +25,17 @@ func (o *OutOfBand) AsksAPerson() bool { return true }
 // Ask files the request and waits. Silence until it expires is a denial;
 // a withdrawal (another face answered first, Ctrl-C) removes the files.
 func (o *OutOfBand) Ask(ctx context.Context, req Request) (Answer, error) {
-	filed, err := o.Channel.File(ctx, o.pendingRequest(req))
+	return o.fileAndWait(ctx, o.pendingRequest(req), "request")
+}
+
+// fileAndWait files r, audits it as pending, and waits for its answer.
+func (o *OutOfBand) fileAndWait(ctx context.Context, r pending.Request, what string) (Answer, error) {
+	filed, err := o.Channel.File(ctx, r)
 	if err != nil {
-		return Answer{}, fmt.Errorf("file the request in the pending channel: %w", err)
+		return Answer{}, fmt.Errorf("file the %s in the pending channel: %w", what, err)
 	}
-	o.log(audit.ApprovalPending{ID: filed.Request.ID, Digest: pending.Digest(filed.Binding), Command: req.Line, File: filed.File,
-		OutsideSandbox: req.OutsideSandbox, ExpiresAt: filed.Request.ExpiresAt})
+	o.log(audit.ApprovalPending{ID: filed.Request.ID, Digest: pending.Digest(filed.Binding), Command: filed.Request.Command, File: filed.File,
+		OutsideSandbox: filed.Request.OutsideSandbox, ExpiresAt: filed.Request.ExpiresAt})
 	d, err := filed.Wait(ctx)
 	switch {
 	case errors.Is(err, pending.ErrExpired):

@@ -61,20 +61,7 @@ var keys = map[byte]Scope{'y': Once, 's': Session, 'p': Project, 'a': Always}
 
 // Ask shows the dialog and reads the answer among the keys offered.
 func (t *Terminal) Ask(ctx context.Context, req Request) (Answer, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if restore, err := tty.Raw(t.TTY); err == nil {
-		defer restore()
-	}
-	// Typed before the question could be read: never an answer. Dropped
-	// before the question is drawn, never after, so that no key typed for
-	// it is lost. Best effort: where the system cannot drop it, the
-	// outside dialog's wait still holds, and an ordinary one asks anyway.
-	_ = tty.DropInput(t.TTY)
-	io.WriteString(t.TTY, strings.ReplaceAll(Dialog(req), "\n", "\r\n"))
-	stop := context.AfterFunc(ctx, func() { t.TTY.SetReadDeadline(time.Now()) })
-	defer stop()
-	defer t.TTY.SetReadDeadline(time.Time{})
+	defer t.show(ctx, Dialog(req))()
 	var ans Answer
 	var err error
 	if req.OutsideSandbox {
@@ -91,6 +78,29 @@ func (t *Terminal) Ask(ctx context.Context, req Request) (Answer, error) {
 	}
 	io.WriteString(t.TTY, "\r\x1b[K"+answerLine(req, ans)+"\r\n")
 	return ans, nil
+}
+
+// show takes the terminal for one question and draws it; the function it
+// returns gives the terminal back. A withdrawal (ctx done) ends the read.
+func (t *Terminal) show(ctx context.Context, dialog string) (done func()) {
+	t.mu.Lock()
+	restore, err := tty.Raw(t.TTY)
+	if err != nil {
+		restore = func() {}
+	}
+	// Typed before the question could be read: never an answer. Dropped
+	// before the question is drawn, never after, so that no key typed for
+	// it is lost. Best effort: where the system cannot drop it, the
+	// outside dialog's wait still holds, and an ordinary one asks anyway.
+	_ = tty.DropInput(t.TTY)
+	io.WriteString(t.TTY, strings.ReplaceAll(dialog, "\n", "\r\n"))
+	stop := context.AfterFunc(ctx, func() { t.TTY.SetReadDeadline(time.Now()) })
+	return func() {
+		stop()
+		t.TTY.SetReadDeadline(time.Time{})
+		restore()
+		t.mu.Unlock()
+	}
 }
 
 // askOrdinary reads one key among those offered. Where the dialog offers
