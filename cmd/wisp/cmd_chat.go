@@ -49,27 +49,42 @@ this folder, or the one with ID (wisp threads lists them).`,
 		Example: `  wisp chat
   wisp chat --resume
   wisp chat --json < requests.jsonl`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 && (opts.resume == "" || len(args) > 1) {
-				return usageError{fmt.Errorf("wisp chat takes no arguments but a thread id after --resume; usage: %s", cmd.UseLine())}
-			}
-			return nil
-		},
+		Args: resumeArgs(&opts),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.resume = args[0]
-			}
-			return runChat(cmd.Context(), app, opts)
+			return runChat(cmd.Context(), app, opts.resumed(args))
 		},
 	}
+	conversationFlags(cmd, &opts)
+	cmd.Flags().BoolVar(&opts.json, "json", false, "speak JSON lines on stdin and stdout instead of the terminal")
+	return cmd
+}
+
+// resumeArgs takes a thread id after --resume, and nothing else.
+func resumeArgs(opts *chatOptions) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 && (opts.resume == "" || len(args) > 1) {
+			return usageError{fmt.Errorf("%s takes no arguments but a thread id after --resume; usage: %s", cmd.CommandPath(), cmd.UseLine())}
+		}
+		return nil
+	}
+}
+
+// resumed is opts with the thread id given after --resume, if any.
+func (opts chatOptions) resumed(args []string) chatOptions {
+	if len(args) == 1 {
+		opts.resume = args[0]
+	}
+	return opts
+}
+
+// conversationFlags are the flags of every face a person talks in.
+func conversationFlags(cmd *cobra.Command, opts *chatOptions) {
 	f := cmd.Flags()
 	f.BoolVar(&opts.yes, "yes", false, "approve every command that would ask you, without you (never a run outside the sandbox)")
 	f.BoolVar(&opts.unsafe, "unsafe", false, "run every command without the sandbox (said at the start and on every run)")
-	f.BoolVar(&opts.json, "json", false, "speak JSON lines on stdin and stdout instead of the terminal")
 	f.StringVar(&opts.resume, "resume", "", "continue a recorded thread: the latest, or ID")
 	f.Lookup("resume").NoOptDefVal = "latest"
 	f.BoolVar(&opts.here, "here", false, "with --resume ID: continue a thread of another folder in this one")
-	return cmd
 }
 
 func runChat(ctx context.Context, app *App, opts chatOptions) error {

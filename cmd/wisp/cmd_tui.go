@@ -32,24 +32,12 @@ the start steps back a mode. Ctrl-O lists the requests waiting in the pending
 channel, from any wisp, answered there. /help says more; docs/tui.md has it all.`,
 		Example: `  wisp tui
   wisp tui --resume`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) > 0 && (opts.resume == "" || len(args) > 1) {
-				return usageError{fmt.Errorf("wisp tui takes no arguments but a thread id after --resume; usage: %s", cmd.UseLine())}
-			}
-			return nil
-		},
+		Args: resumeArgs(&opts),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				opts.resume = args[0]
-			}
-			return runTUI(cmd.Context(), app, opts)
+			return runTUI(cmd.Context(), app, opts.resumed(args))
 		},
 	}
-	f := cmd.Flags()
-	f.BoolVar(&opts.yes, "yes", false, "approve every command that would ask you, without you (never a run outside the sandbox)")
-	f.BoolVar(&opts.unsafe, "unsafe", false, "run every command without the sandbox (said at the start and on every run)")
-	f.StringVar(&opts.resume, "resume", "", "continue a recorded thread: the latest, or ID")
-	f.Lookup("resume").NoOptDefVal = "latest"
+	conversationFlags(cmd, &opts)
 	return cmd
 }
 
