@@ -23,7 +23,7 @@ HAVE_BAR   := $(wildcard cmd/wisp-bar/*.go)
 # beside itself.
 BINARIES   := bin/wisp bin/wisp-agent $(if $(filter linux,$(HOST_GOOS)),bin/wisp-sandbox) $(if $(HAVE_BAR),bin/wisp-bar)
 
-.PHONY: all build install uninstall release-snapshot release-check deb-check package-check test test-race check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
+.PHONY: all build install uninstall release-snapshot release-check deb-check package-check tidy-check test test-race check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
 
 all: build
 
@@ -98,7 +98,7 @@ package-check:
 		echo "== make $$step took $$(( $$(date +%s) - start )) s"; \
 	done
 
-lint: vet vet-darwin darwincheck staticcheck actionlint
+lint: vet vet-darwin darwincheck staticcheck actionlint tidy-check
 
 # Go files outside testdata/ (fixtures may be malformed on purpose).
 GOFILES = $(shell find . -name '*.go' -not -path './.git/*' -not -path '*/testdata/*' -not -path '*/node_modules/*')
@@ -123,6 +123,10 @@ darwincheck:
 
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...
+
+# go.mod and go.sum as go mod tidy would leave them (it prints the diff otherwise).
+tidy-check:
+	$(GO) mod tidy -diff
 
 # The GitHub workflow (.github/workflows/ci.yml), as GitHub would read it.
 .PHONY: actionlint
