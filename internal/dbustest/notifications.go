@@ -140,23 +140,7 @@ func (s *NotificationServer) Closes() []uint32 {
 // Call it from the test's goroutine.
 func (s *NotificationServer) WaitNotify(t testing.TB, timeout time.Duration) Recorded {
 	t.Helper()
-	deadline := time.After(timeout)
-	for {
-		s.mu.Lock()
-		if s.waited < len(s.calls) {
-			r := s.calls[s.waited]
-			s.waited++
-			s.mu.Unlock()
-			return r
-		}
-		changed := s.changed
-		s.mu.Unlock()
-		select {
-		case <-changed:
-		case <-deadline:
-			t.Fatalf("no Notify call reached the notification server within %v", timeout)
-		}
-	}
+	return waitNext(t, &s.mu, &s.calls, &s.waited, &s.changed, timeout, "no Notify call reached the notification server")
 }
 
 // Invoke emits ActionInvoked(id, key), as a click on the button key does.

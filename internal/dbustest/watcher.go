@@ -76,23 +76,7 @@ func (w *Watcher) Registrations() []string {
 // returned and returns the unique name of the connection that made it.
 func (w *Watcher) Registered(t testing.TB, timeout time.Duration) string {
 	t.Helper()
-	deadline := time.After(timeout)
-	for {
-		w.mu.Lock()
-		if w.taken < len(w.items) {
-			name := w.items[w.taken]
-			w.taken++
-			w.mu.Unlock()
-			return name
-		}
-		changed := w.changed
-		w.mu.Unlock()
-		select {
-		case <-changed:
-		case <-deadline:
-			t.Fatalf("no tray item registered with the StatusNotifierWatcher within %v", timeout)
-		}
-	}
+	return waitNext(t, &w.mu, &w.items, &w.taken, &w.changed, timeout, "no tray item registered with the StatusNotifierWatcher")
 }
 
 func (w *Watcher) register(sender string) *dbus.Error {
