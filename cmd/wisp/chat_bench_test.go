@@ -7,11 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
-	"github.com/creack/pty"
 	"github.com/wisp-sh/wisp/model/modeltest"
 )
 
@@ -36,14 +34,8 @@ func BenchmarkChatEnterToSpinner(b *testing.B) {
 	}
 	cmd := exec.Command(bin, "chat")
 	cmd.Dir, cmd.Env = project, env
-	tty, slave, err := pty.Open()
+	tty, slave, err := startOnPTY(cmd, 50, 200)
 	if err != nil {
-		b.Skipf("no pty: %v", err)
-	}
-	pty.Setsize(tty, &pty.Winsize{Rows: 50, Cols: 200})
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := cmd.Start(); err != nil {
 		b.Fatal(err)
 	}
 	defer func() { cmd.Process.Kill(); cmd.Wait(); tty.Close(); slave.Close() }()

@@ -67,14 +67,8 @@ func (e *e2e) startChat(colour bool, args ...string) *ptyChat {
 	if !colour {
 		cmd.Env = append(cmd.Env, "NO_COLOR=1")
 	}
-	tty, slave, err := pty.Open()
+	tty, slave, err := startOnPTY(cmd, 50, 250)
 	if err != nil {
-		e.t.Fatal(err)
-	}
-	pty.Setsize(tty, &pty.Winsize{Rows: 50, Cols: 250})
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := cmd.Start(); err != nil {
 		e.t.Fatal(err)
 	}
 	ended := make(chan struct{})
@@ -504,4 +498,22 @@ func TestChatLineEditingAndHistory(t *testing.T) {
 	if info, err := os.Stat(filepath.Join(e.home, "history")); err != nil || info.Mode().Perm() != 0o600 {
 		t.Errorf("history file %v %v, want 0600", info, err)
 	}
+}
+
+// startOnPTY starts cmd on a new pseudo-terminal of rows x cols, as its
+// controlling terminal, and returns both sides; the caller closes them.
+func startOnPTY(cmd *exec.Cmd, rows, cols uint16) (tty, slave *os.File, err error) {
+	tty, slave, err = pty.Open()
+	if err != nil {
+		return nil, nil, err
+	}
+	pty.Setsize(tty, &pty.Winsize{Rows: rows, Cols: cols})
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		tty.Close()
+		slave.Close()
+		return nil, nil, err
+	}
+	return tty, slave, nil
 }

@@ -5,7 +5,6 @@ import (
 	"os/exec"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -37,14 +36,8 @@ func (e *e2e) tuiWith(srv *modeltest.Server, colour bool, args ...string) *ptyTU
 	if !colour {
 		cmd.Env = append(cmd.Env, "NO_COLOR=1")
 	}
-	tty, slave, err := pty.Open()
+	tty, slave, err := startOnPTY(cmd, 24, 80)
 	if err != nil {
-		e.t.Fatal(err)
-	}
-	pty.Setsize(tty, &pty.Winsize{Rows: 24, Cols: 80})
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = slave, slave, slave
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
-	if err := cmd.Start(); err != nil {
 		e.t.Fatal(err)
 	}
 	c := &ptyTUI{t: e.t, tty: tty, slave: slave, cmd: cmd, scr: rendertest.NewScreen(80, 24), ended: make(chan struct{})}
