@@ -3,7 +3,6 @@
 package sandboxtest
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,35 +72,6 @@ func (s *suite) setuidRefused(t *testing.T) {
 	info, err := os.Stat(filepath.Join(s.proj, "suid-sh"))
 	if err == nil && info.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0 {
 		t.Errorf("suid-sh was made %v inside the root", info.Mode())
-	}
-}
-
-// inheritedDescriptorsClosed: a descriptor wisp inherited, open on a file
-// outside the roots (`wisp mcp 9>>/outside/leak`), never reaches a
-// command: Seatbelt checks a path when it is opened, and the backend marks
-// such descriptors close-on-exec before it starts one.
-func (s *suite) inheritedDescriptorsClosed(t *testing.T) {
-	s.t = t
-	leak := filepath.Join(s.outside, "leak")
-	fd, err := unix.Open(leak, unix.O_WRONLY|unix.O_CREAT|unix.O_APPEND, 0o644)
-	if err != nil {
-		t.Fatal(err)
-	}
-	const inherited = 9
-	err = unix.Dup2(fd, inherited) // without close-on-exec, as a shell leaves it
-	unix.Close(fd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unix.Close(inherited)
-	write := fmt.Sprintf("echo leaked >&%d", inherited)
-	s.control(write)
-	if err := os.Truncate(leak, 0); err != nil {
-		t.Fatal(err)
-	}
-	s.mustFail(s.spec(true), write)
-	if got := fileContent(t, leak); got != "" {
-		t.Fatalf("a confined command wrote %q outside the roots through an inherited descriptor", got)
 	}
 }
 
