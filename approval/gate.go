@@ -55,6 +55,7 @@ func (g *Gate) Clear(ctx context.Context, gr runner.GateRequest) (runner.Clearan
 			return c, nil
 		}
 	}
+	g.offerPrefixes(&req)
 	approvers := g.eligible(req)
 	if len(approvers) == 0 {
 		return g.refuseNoPerson(req), nil
@@ -85,12 +86,20 @@ func (g *Gate) request(gr runner.GateRequest) Request {
 	case isPrefix(gr.Line):
 		// Held, the line would read as a prefix of its words: once only.
 		req.Scopes = []Scope{Once}
-	default:
-		if threshold, never, err := g.threshold(); err == nil && !never {
-			req.Prefixes = OfferedPrefixes(gr.Line, threshold)
-		}
 	}
 	return req
+}
+
+// offerPrefixes adds the prefixes a dialog may offer to an ordinary
+// request that will be asked; read only then, never for a line that
+// passes, so that a command below the threshold costs no second parse.
+func (g *Gate) offerPrefixes(req *Request) {
+	if req.OutsideSandbox || isPrefix(req.Line) {
+		return
+	}
+	if threshold, never, err := g.threshold(); err == nil && !never {
+		req.Prefixes = OfferedPrefixes(req.Line, threshold)
+	}
 }
 
 // threshold is the level that asks, or never.

@@ -19,26 +19,18 @@ func PrefixEntry(prefix string) string { return prefix + policy.PrefixMark }
 // than those commands. None when any of that fails: a held prefix would
 // then not spare the next dialog, and offering it would mislead.
 func OfferedPrefixes(line string, threshold policy.Level) []string {
-	lc, err := policy.LineCommands(line)
-	if err != nil {
+	cmds, ok := askingCommands(line, threshold)
+	if !ok {
 		return nil
 	}
 	var out []string
-	lowest := policy.High + 1
-	for _, c := range lc.Commands {
-		if c.Level < threshold {
-			continue
-		}
+	for _, c := range cmds {
 		if c.Prefix == "" {
 			return nil
 		}
-		lowest = min(lowest, c.Level)
 		if e := PrefixEntry(c.Prefix); !slices.Contains(out, e) {
 			out = append(out, e)
 		}
-	}
-	if len(out) == 0 || lc.Rules >= threshold && lc.Rules > lowest {
-		return nil
 	}
 	return out
 }
@@ -49,26 +41,42 @@ func OfferedPrefixes(line string, threshold policy.Level) []string {
 // (redirections, $( ), pipes into an interpreter) add nothing above the
 // commands so held. The narrowest scope used is the one reported.
 func coversByPrefix(line string, threshold policy.Level, held func(entry string) Scope) Scope {
-	lc, err := policy.LineCommands(line)
-	if err != nil {
+	cmds, ok := askingCommands(line, threshold)
+	if !ok {
 		return ""
 	}
-	scope, lowest, asked := Always, policy.High+1, false
-	for _, c := range lc.Commands {
-		if c.Level < threshold {
-			continue
-		}
-		asked = true
+	scope := Always
+	for _, c := range cmds {
 		s := heldFor(c, held)
 		if s == "" {
 			return ""
 		}
-		scope, lowest = narrower(scope, s), min(lowest, c.Level)
-	}
-	if !asked || lc.Rules >= threshold && lc.Rules > lowest {
-		return ""
+		scope = narrower(scope, s)
 	}
 	return scope
+}
+
+// askingCommands are line's commands at or above threshold. ok is false
+// when none asks, when the line cannot be read, or when the rules on the
+// whole line ask more than the least of those commands, which a prefix
+// of them could then never hold.
+func askingCommands(line string, threshold policy.Level) ([]policy.Command, bool) {
+	lc, err := policy.LineCommands(line)
+	if err != nil {
+		return nil, false
+	}
+	var asking []policy.Command
+	lowest := policy.High + 1
+	for _, c := range lc.Commands {
+		if c.Level >= threshold {
+			asking = append(asking, c)
+			lowest = min(lowest, c.Level)
+		}
+	}
+	if len(asking) == 0 || lc.Rules >= threshold && lc.Rules > lowest {
+		return nil, false
+	}
+	return asking, true
 }
 
 // heldFor is the scope that holds one command: its exact text, or the
