@@ -12,7 +12,16 @@ import (
 // secret, though wisp keeps the last one while the folders stay as they
 // were: a helper that missed one would keep a view without it.
 func TestReadViewSeesEveryChange(t *testing.T) {
-	dir, err := filepath.EvalSymlinks(t.TempDir())
+	// The digest lists every folder on the way from / to the secret. In
+	// t.TempDir's folder (GOTMPDIR), where the other packages' tests make
+	// and remove folders while this one runs, two listings a moment apart
+	// can differ; /var/tmp is on a way no other test changes.
+	base, err := os.MkdirTemp("/var/tmp", "wisp-readview-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	dir, err := filepath.EvalSymlinks(base)
 	if err != nil {
 		t.Fatal(err)
 	}
