@@ -83,12 +83,20 @@ func (s *Store) Create() (string, *storeWriter, error) {
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return "", nil, fmt.Errorf("create the output store %s: %w", s.Dir, err)
 	}
+	// The new file is made and locked under the ledger's lock, which every
+	// rescan holds: a rescan between the two would take the file for a
+	// finished empty output and count it twice, or hold it while its
+	// writer's lock failed.
+	ledger, err := s.lockLedger()
+	if err != nil {
+		return "", nil, err
+	}
+	defer ledger.Close()
 	id := NewID(s.Now())
 	f, err := os.OpenFile(s.path(id), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return "", nil, fmt.Errorf("create output %s: %w", id, err)
 	}
-	// A new file no one else has opened: the lock cannot be held elsewhere.
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
 		return "", nil, fmt.Errorf("lock output %s while it is written: %w", id, err)
@@ -198,20 +206,31 @@ func (s *Store) Prune() error {
 // withLedger runs update on the ledger under an exclusive flock and writes
 // back what it returns. ok is false when there was no readable ledger.
 func (s *Store) withLedger(update func(u usage, ok bool) usage) error {
-	f, err := os.OpenFile(filepath.Join(s.Dir, usageFile), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	f, err := s.lockLedger()
 	if err != nil {
-		return fmt.Errorf("open the output store's ledger: %w", err)
+		return err
 	}
 	defer f.Close()
-	if err := flock(f); err != nil {
-		return fmt.Errorf("lock the output store's ledger: %w", err)
-	}
 	u, ok := readUsage(f)
 	line := formatUsage(update(u, ok))
 	if _, err := f.WriteAt(line, 0); err != nil {
 		return fmt.Errorf("write the output store's ledger: %w", err)
 	}
 	return f.Truncate(int64(len(line)))
+}
+
+// lockLedger opens the ledger and takes its exclusive flock, which closing
+// the file lets go.
+func (s *Store) lockLedger() (*os.File, error) {
+	f, err := os.OpenFile(filepath.Join(s.Dir, usageFile), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open the output store's ledger: %w", err)
+	}
+	if err := flock(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("lock the output store's ledger: %w", err)
+	}
+	return f, nil
 }
 
 func flock(f *os.File) error {
