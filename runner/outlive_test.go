@@ -179,7 +179,16 @@ func TestWispKilled(t *testing.T) {
 			exe, _ := os.Executable()
 			cmd := exec.Command(exe, "-test.run=^$")
 			shell := filepath.Join(dir, "shell.pid") // the command's own shell, which the control must end too
+			// The child's home is made and removed here: the child is killed
+			// before it could remove one of its own.
+			userHome, _ := os.UserHomeDir()
+			home, err := os.MkdirTemp(userHome, "wisp-runner-home-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { os.RemoveAll(home) })
 			cmd.Env = append(os.Environ(), childEnv+"="+strconv.FormatBool(confined), "WISP_RUNNER_TEST_DIR="+dir,
+				"WISP_RUNNER_TEST_HOME="+home,
 				"WISP_RUNNER_TEST_LINE="+d.line("setsid", "echo $$ > "+shell+"; exec sleep 1000"))
 			cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 			if err := cmd.Start(); err != nil {
@@ -222,11 +231,7 @@ func (d daemon) upIn() bool {
 func childWisp(confined bool) int {
 	dir, line := os.Getenv("WISP_RUNNER_TEST_DIR"), os.Getenv("WISP_RUNNER_TEST_LINE")
 	userHome, _ := os.UserHomeDir()
-	home, err := os.MkdirTemp(userHome, "wisp-runner-home-")
-	if err != nil {
-		return 1
-	}
-	defer os.RemoveAll(home)
+	home := os.Getenv("WISP_RUNNER_TEST_HOME")
 	cfg := config.Default()
 	cfg.CommandPolicy.Sandbox.Enabled = confined
 	pol, _ := policy.New(nil, nil)
