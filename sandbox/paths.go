@@ -33,6 +33,71 @@ func realpathMissingOK(p string) string {
 	}
 }
 
+// resolver resolves many paths that share their folders, as the secrets'
+// list does (~/.config/gh, ~/.config/gcloud, … under one home): each folder
+// is resolved once, and each path costs one lstat more, where realpath
+// walks and lstats every folder of every path again. It gives what
+// realpath and realpathMissingOK give, for paths resolved together, at one
+// moment; it keeps no answer past the spec it serves.
+type resolver struct {
+	memo map[string]resolved
+}
+
+type resolved struct {
+	real string
+	err  error
+}
+
+// realpath is realpath(p), with the folders of p resolved once for all.
+func (r *resolver) realpath(p string) (string, error) {
+	p = filepath.Clean(p)
+	if p == "/" || !filepath.IsAbs(p) {
+		return realpath(p)
+	}
+	if v, ok := r.memo[p]; ok {
+		return v.real, v.err
+	}
+	if r.memo == nil {
+		r.memo = map[string]resolved{}
+	}
+	v := r.resolve(p)
+	r.memo[p] = v
+	return v.real, v.err
+}
+
+func (r *resolver) resolve(p string) resolved {
+	dir, err := r.realpath(filepath.Dir(p))
+	if err != nil {
+		return resolved{err: err}
+	}
+	joined := filepath.Join(dir, filepath.Base(p))
+	info, err := os.Lstat(joined)
+	switch {
+	case err != nil:
+		return resolved{err: err}
+	case info.Mode()&fs.ModeSymlink != 0:
+		real, err := realpath(joined) // a link: followed the whole way, as realpath does
+		return resolved{real: real, err: err}
+	}
+	return resolved{real: joined}
+}
+
+// missingOK is realpathMissingOK(p).
+func (r *resolver) missingOK(p string) string {
+	p = filepath.Clean(p)
+	var rest []string
+	for dir := p; ; dir = filepath.Dir(dir) {
+		real, err := r.realpath(dir)
+		if err == nil {
+			return filepath.Join(append([]string{real}, rest...)...)
+		}
+		if !errors.Is(err, fs.ErrNotExist) || dir == filepath.Dir(dir) {
+			return p
+		}
+		rest = append([]string{filepath.Base(dir)}, rest...)
+	}
+}
+
 // within reports whether p is dir or lies beneath it. Both are clean and
 // absolute; /a/bc is not within /a/b.
 func within(p, dir string) bool {

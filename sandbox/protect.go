@@ -264,8 +264,15 @@ func hooksPath(config, worktree, home string) string {
 // Both matter: the real path is what the kernel checks, and a link on the
 // way could be swapped for a folder of a command's own.
 func protectedForms(p string) []string {
+	return formsOf(p, realpathMissingOK)
+}
+
+// protectedForms is protectedForms(p), resolved through r.
+func (r *resolver) protectedForms(p string) []string { return formsOf(p, r.missingOK) }
+
+func formsOf(p string, resolve func(string) string) []string {
 	clean := filepath.Clean(p)
-	real := realpathMissingOK(clean)
+	real := resolve(clean)
 	if real == clean {
 		return []string{clean}
 	}

@@ -121,12 +121,13 @@ func holdsAnyOf(dirs []string, p string) bool {
 // (a link's target is what the kernel checks).
 func readForms(key string, entries []string, home string) ([]string, error) {
 	var out []string
+	var r resolver // the entries share their folders: each is resolved once
 	for _, e := range entries {
 		abs := expandHome(e, home)
 		if !filepath.IsAbs(abs) {
 			return nil, &ReadError{Key: key, Entry: e, Err: errors.New("it is not an absolute path")}
 		}
-		out = appendNew(out, protectedForms(abs)...)
+		out = appendNew(out, r.protectedForms(abs)...)
 	}
 	return out, nil
 }
