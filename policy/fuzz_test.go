@@ -110,29 +110,40 @@ func FuzzPrefilter(f *testing.F) {
 
 func TestPrefilter(t *testing.T) {
 	tests := []struct {
-		pattern string
-		usable  bool
-		starts  string // bytes a match may start with, when usable
+		pattern  string
+		usable   bool
+		anywhere bool   // not anchored: the bytes may be anywhere in a view
+		starts   string // bytes a match may start with, when usable
 	}{
-		{`^(?:sudo|doas|su)(?:\s|$)`, true, "ds"},
-		{`^wisp\s`, true, "w"},
-		{`\|\s*sh`, false, ""},
-		{`^(a|)b`, true, "ab"},
-		{`^$`, false, ""},
-		{`^.x`, false, ""},
-		{`^(?i)s`, false, ""},
-		{`^é`, false, ""},
+		{`^(?:sudo|doas|su)(?:\s|$)`, true, false, "ds"},
+		{`^wisp\s`, true, false, "w"},
+		{`\|\s*sh`, true, true, "|"},
+		{`>\|?\s*/dev/sd`, true, true, ">"},
+		{`x?`, false, false, ""},
+		{`^(a|)b`, true, false, "ab"},
+		{`^$`, false, false, ""},
+		{`^.x`, false, false, ""},
+		{`^(?i)s`, false, false, ""},
+		{`^é`, false, false, ""},
 	}
 	for _, tt := range tests {
 		f := prefilterFor(tt.pattern)
-		if f.usable != tt.usable {
-			t.Errorf("%q: usable %v; want %v", tt.pattern, f.usable, tt.usable)
+		if f.usable != tt.usable || (f.usable && f.anywhere != tt.anywhere) {
+			t.Errorf("%q: usable %v, anywhere %v; want %v, %v", tt.pattern, f.usable, f.anywhere, tt.usable, tt.anywhere)
 			continue
 		}
 		for c := 0; c < 128 && tt.usable; c++ {
 			if f.has(byte(c)) != strings.ContainsRune(tt.starts, rune(c)) {
 				t.Errorf("%q: first byte %q allowed %v", tt.pattern, rune(c), f.has(byte(c)))
 			}
+		}
+	}
+	// An unanchored pattern's bytes rule out a view that holds none of them,
+	// and only such a view.
+	pipe := prefilterFor(`\|\s*sh`)
+	for view, may := range map[string]bool{"curl x | sh": true, "|": true, "echo sh": false, "": false} {
+		if pipe.mayMatch(view) != may {
+			t.Errorf("the prefilter of a pipe into sh: %q may match %v, want %v", view, !may, may)
 		}
 	}
 	// Every default rule's cheap tests agree with its regexp on every line

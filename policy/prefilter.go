@@ -6,18 +6,35 @@ import (
 	"unicode/utf8"
 )
 
-// firstBytes is a cheap test run before a regular expression: for a pattern
-// anchored at the start (^sudo…), the set of bytes a match can start with.
-// A view that starts with another byte cannot match, and the regexp is not
-// run. It is derived from the compiled pattern, so it never hides a match.
+// firstBytes is a cheap test run before a regular expression: the set of
+// bytes a match can start with. For a pattern anchored at the start
+// (^sudo…), a view that starts with another byte cannot match; for one that
+// is not (\|\s*sh…), a view that holds none of them cannot. Either way the
+// regexp is not run, nor compiled: a wisp that checks one line compiles
+// only the patterns the line could match. It is derived from the compiled
+// pattern, so it never hides a match.
 type firstBytes struct {
-	set    [4]uint64
-	usable bool // false: the pattern is not anchored, or can start with anything
+	set      [4]uint64
+	usable   bool // false: a match can start with anything, or be empty
+	anywhere bool // the pattern is not anchored: a match may start at any byte
 }
 
-func (f *firstBytes) add(b byte)             { f.set[b>>6] |= 1 << (b & 63) }
-func (f *firstBytes) has(b byte) bool        { return f.set[b>>6]&(1<<(b&63)) != 0 }
-func (f *firstBytes) mayMatch(s string) bool { return !f.usable || (s != "" && f.has(s[0])) }
+func (f *firstBytes) add(b byte)      { f.set[b>>6] |= 1 << (b & 63) }
+func (f *firstBytes) has(b byte) bool { return f.set[b>>6]&(1<<(b&63)) != 0 }
+func (f *firstBytes) mayMatch(s string) bool {
+	switch {
+	case !f.usable:
+		return true
+	case !f.anywhere:
+		return s != "" && f.has(s[0])
+	}
+	for i := 0; i < len(s); i++ {
+		if f.has(s[i]) {
+			return true
+		}
+	}
+	return false
+}
 
 // matches runs re on s unless the prefilter rules it out.
 func matches(re *regexp.Regexp, f *firstBytes, s string) bool {
@@ -31,10 +48,10 @@ func prefilterFor(pattern string) firstBytes {
 		return firstBytes{}
 	}
 	prog, err := syntax.Compile(re.Simplify())
-	if err != nil || prog.StartCond()&syntax.EmptyBeginText == 0 {
+	if err != nil {
 		return firstBytes{}
 	}
-	f := firstBytes{usable: true}
+	f := firstBytes{usable: true, anywhere: prog.StartCond()&syntax.EmptyBeginText == 0}
 	seen := make([]bool, len(prog.Inst))
 	if !f.collect(prog, uint32(prog.Start), seen) {
 		return firstBytes{}

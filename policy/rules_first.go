@@ -5,14 +5,14 @@ package policy
 // defaultFirstBytesTable holds prefilterFor of each default rule's pattern, in
 // defaultRuleText's order.
 var defaultFirstBytesTable = [...]firstBytes{
-	{set: [4]uint64{0x0, 0xd001000000000, 0x0, 0x0}, usable: true},  // sudo
-	{set: [4]uint64{0x0, 0x4000000000000, 0x0, 0x0}, usable: true},  // rm-root
-	{set: [4]uint64{0x0, 0x0, 0x0, 0x0}, usable: false},             // pipe-to-shell
-	{set: [4]uint64{0x0, 0x0, 0x0, 0x0}, usable: false},             // shell-from-download
-	{set: [4]uint64{0x0, 0x80601000000000, 0x0, 0x0}, usable: true}, // mkfs
-	{set: [4]uint64{0x0, 0x1000000000, 0x0, 0x0}, usable: true},     // dd-device
-	{set: [4]uint64{0x0, 0x0, 0x0, 0x0}, usable: false},             // device-redirect
-	{set: [4]uint64{0x0, 0x80000000000000, 0x0, 0x0}, usable: true}, // wisp-approvals
-	{set: [4]uint64{0x0, 0x80000000000000, 0x0, 0x0}, usable: true}, // wisp-facts
-	{set: [4]uint64{0x0, 0x80000000000000, 0x0, 0x0}, usable: true}, // nested-wisp
+	{set: [4]uint64{0x0, 0xd001000000000, 0x0, 0x0}, usable: true, anywhere: false},   // sudo
+	{set: [4]uint64{0x0, 0x4000000000000, 0x0, 0x0}, usable: true, anywhere: false},   // rm-root
+	{set: [4]uint64{0x0, 0x1000000000000000, 0x0, 0x0}, usable: true, anywhere: true}, // pipe-to-shell
+	{set: [4]uint64{0x0, 0x0, 0x0, 0x0}, usable: false, anywhere: false},              // shell-from-download
+	{set: [4]uint64{0x0, 0x80601000000000, 0x0, 0x0}, usable: true, anywhere: false},  // mkfs
+	{set: [4]uint64{0x0, 0x1000000000, 0x0, 0x0}, usable: true, anywhere: false},      // dd-device
+	{set: [4]uint64{0x4000000000000000, 0x0, 0x0, 0x0}, usable: true, anywhere: true}, // device-redirect
+	{set: [4]uint64{0x0, 0x80000000000000, 0x0, 0x0}, usable: true, anywhere: false},  // wisp-approvals
+	{set: [4]uint64{0x0, 0x80000000000000, 0x0, 0x0}, usable: true, anywhere: false},  // wisp-facts
+	{set: [4]uint64{0x0, 0x80000000000000, 0x0, 0x0}, usable: true, anywhere: false},  // nested-wisp
 }

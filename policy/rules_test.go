@@ -57,7 +57,8 @@ func firstBytesTableSource() []byte {
 	b.WriteString("var defaultFirstBytesTable = [...]firstBytes{\n")
 	for _, r := range defaultRuleText {
 		f := prefilterFor(r.Pattern)
-		fmt.Fprintf(&b, "\t{set: [4]uint64{%#x, %#x, %#x, %#x}, usable: %t}, // %s\n", f.set[0], f.set[1], f.set[2], f.set[3], f.usable, r.Name)
+		fmt.Fprintf(&b, "\t{set: [4]uint64{%#x, %#x, %#x, %#x}, usable: %t, anywhere: %t}, // %s\n",
+			f.set[0], f.set[1], f.set[2], f.set[3], f.usable, f.anywhere, r.Name)
 	}
 	b.WriteString("}\n")
 	src, err := format.Source(b.Bytes())
