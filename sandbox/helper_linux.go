@@ -22,6 +22,9 @@ func HelperMain(args []string) int {
 	if err := closeInherited(h.serve); err != nil {
 		return helperFailed(err)
 	}
+	if !h.serve && !h.probe {
+		watchEndSignals() // meanwhile, on another thread
+	}
 	// Never unlocked: the namespace, the capabilities, no_new_privs and the
 	// Landlock domain all belong to this thread, which is the one that execs.
 	runtime.LockOSThread()

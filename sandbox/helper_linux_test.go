@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/creack/pty"
 	"github.com/wisp-sh/wisp/sandbox"
@@ -230,6 +231,75 @@ func TestExitStatusPassesThrough(t *testing.T) {
 				t.Errorf("a command killed by SIGTERM gave %v", err)
 			}
 		})
+	}
+}
+
+// TestHelperOutlivesTheSignalsItPasses: a terminal's Ctrl-C, sent to the
+// whole foreground group, reaches the command and leaves the helper (the
+// command's status comes back, its trap ran); a SIGTERM to the helper, as
+// a time limit sends it, reaches the command too. The helper watches these
+// signals from its start, while it sets up the sandbox.
+func TestHelperOutlivesTheSignalsItPasses(t *testing.T) {
+	for _, ns := range []sandbox.Namespace{sandbox.NamespaceNone, sandbox.NamespaceMount, sandbox.NamespaceUser} {
+		for _, tc := range []struct {
+			sig   syscall.Signal
+			group bool // to the whole group, as a terminal sends it
+			trap  string
+			code  int
+		}{
+			{syscall.SIGINT, true, "INT", 3},
+			{syscall.SIGTERM, false, "TERM", 4},
+		} {
+			t.Run(string(ns)+"/"+tc.trap, func(t *testing.T) {
+				if ns == sandbox.NamespaceMount && os.Geteuid() != 0 {
+					t.Skip("needs root")
+				}
+				l := newLandlock(t, testExecutable(t), ns)
+				p := newProject(t, true)
+				if ns == sandbox.NamespaceNone {
+					p.spec.Protected = nil
+				}
+				line := fmt.Sprintf("trap 'echo caught; exit %d' %s; echo ready; while :; do sleep 0.05; done", tc.code, tc.trap)
+				cmd := confinedCmd(t, l, p, line)
+				cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+				out, err := cmd.StdoutPipe()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				lines := bufio.NewScanner(out)
+				if !lines.Scan() || lines.Text() != "ready" {
+					t.Fatalf("the command did not start: %q", lines.Text())
+				}
+				target := cmd.Process.Pid
+				if tc.group {
+					target = -target
+				}
+				if err := syscall.Kill(target, tc.sig); err != nil {
+					t.Fatal(err)
+				}
+				type ending struct {
+					caught bool
+					err    error
+				}
+				ended := make(chan ending, 1)
+				go func() {
+					caught := lines.Scan() && lines.Text() == "caught"
+					ended <- ending{caught, cmd.Wait()}
+				}()
+				select {
+				case e := <-ended:
+					if code := exitCodeOf(e.err); !e.caught || code != tc.code {
+						t.Errorf("after %v the command's trap ran %v and the status is %d (%v); want its trap's %d", tc.sig, e.caught, code, e.err, tc.code)
+					}
+				case <-time.After(10 * time.Second):
+					_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+					t.Errorf("10 s after %v the command still runs: the helper did not pass it on", tc.sig)
+				}
+			})
+		}
 	}
 }
 

@@ -45,8 +45,7 @@ func runInUserNamespace(h helperArgs) (int, error) {
 	if h.serve { // the second stage serves: pass it wisp's end of the socket
 		cmd.ExtraFiles = []*os.File{os.NewFile(serverFD, "wisp")}
 	}
-	signals := make(chan os.Signal, 4)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGQUIT, syscall.SIGTERM, syscall.SIGHUP)
+	signals := watchedEndSignals()
 	if err := cmd.Start(); err != nil {
 		return 0, fmt.Errorf("start the command in a user namespace: %w", err)
 	}
