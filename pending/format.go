@@ -61,6 +61,7 @@ const (
 	FaceRespond = "respond"
 	FaceMCP     = "mcp"
 	FaceRun     = "run"
+	FaceTUI     = "tui"
 )
 
 // AllScopes is what a command request offers when its filer names none.

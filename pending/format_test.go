@@ -119,7 +119,7 @@ func TestParseRequestRefusesAnythingElse(t *testing.T) {
 		{"not UTF-8", edit(`brew`, "br\xffew"), ErrMalformed},
 		{"upper-case id", edit(`"id": "3f2a9c015e77d410"`, `"id": "3F2A9C015E77D410"`), ErrMalformed},
 		{"relative cwd", edit(`"/Users/ana/src/shop"`, `"src/shop"`), ErrMalformed},
-		{"unknown face", edit(`"chat"`, `"tui"`), ErrMalformed},
+		{"unknown face", edit(`"chat"`, `"ide"`), ErrMalformed},
 		{"expires before filed", edit(`"expiresAt": "2026-11-03T14:15`, `"expiresAt": "2026-11-03T14:00`), ErrMalformed},
 		{"no requester", edit(`"pid": 48213`, `"pid": 0`), ErrMalformed},
 		{"version 2", edit(`"version": 1`, `"version": 2`), ErrVersion},

@@ -53,8 +53,8 @@ func checkRequestIdentity(r Request) error {
 	if r.Requester.PID <= 0 || r.Requester.StartTime == "" {
 		return fmt.Errorf("requester %+v names no process", r.Requester)
 	}
-	if !slices.Contains([]string{FaceChat, FaceRespond, FaceMCP, FaceRun}, r.Face) {
-		return fmt.Errorf("face %q is not chat, respond, mcp or run", r.Face)
+	if !slices.Contains([]string{FaceChat, FaceRespond, FaceMCP, FaceRun, FaceTUI}, r.Face) {
+		return fmt.Errorf("face %q is not chat, respond, mcp, run or tui", r.Face)
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func runTUI(ctx context.Context, app *App, opts chatOptions) error {
 	ctx, stop := chatSignals(ctx)
 	defer stop()
 	face := tui.NewFace()
-	s.wireGate(gateOptions{face: pending.FaceChat, yes: opts.yes, extra: []approval.Approver{&tui.Approver{Face: face}}})
+	s.wireGate(gateOptions{face: pending.FaceTUI, yes: opts.yes, extra: []approval.Approver{&tui.Approver{Face: face}}})
 	hist, err := chat.OpenHistory(filepath.Join(s.home.Dir, "history"))
 	if err != nil {
 		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: "· no saved history: " + err.Error()})

@@ -96,6 +96,7 @@ type listed struct {
 	Command        string `json:"command"`
 	OutsideSandbox bool   `json:"outsideSandbox"`
 	Digest         string `json:"digest"`
+	Face           string `json:"face"`
 }
 
 // waitPending waits until `wisp approvals pending --json` lists n requests.

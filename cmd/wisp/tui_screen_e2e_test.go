@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/wisp-sh/wisp/pending"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,8 +199,8 @@ func TestTUIDialogAnsweredElsewhereFirst(t *testing.T) {
 	c.send("\r")
 	c.waitFor("⚠ approve OUTSIDE the sandbox")
 	req := e.waitPending(1)[0]
-	if !req.OutsideSandbox || req.Command != "touch "+target {
-		t.Fatalf("filed %+v", req)
+	if !req.OutsideSandbox || req.Command != "touch "+target || req.Face != pending.FaceTUI {
+		t.Fatalf("filed %+v, want an outside request from the tui face", req)
 	}
 	c.waitFor("1 waiting")
 	e.wisp("approvals", "approve", req.ID)
