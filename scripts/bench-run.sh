@@ -44,7 +44,21 @@ home=$(mktemp -d "$HOME/.wisp-bench.XXXXXX")
 # wisp alone, outside the roots too, for the helper that is wisp itself.
 alone=$(mktemp -d "$HOME/.wisp-bench-alone.XXXXXX")
 cp "$wisp" "$alone/wisp"
-trap 'rm -rf "$work" "$repo" "$home" "$alone"' EXIT
+# The binaries measured are copies, as an install makes them: on this
+# kernel a binary the linker has just written starts 10-12% slower than a
+# copy of it (its page cache is laid out otherwise), which would tilt a
+# comparison with an older build copied from elsewhere.
+installed=$(mktemp -d "$HOME/.wisp-bench-bin.XXXXXX")
+install_copy() { # the folder of a wisp, a name: prints the copy's wisp
+	mkdir -p "$installed/$2"
+	for f in wisp wisp-sandbox wisp-agent; do
+		[ -e "$1/$f" ] && cp -p "$1/$f" "$installed/$2/$f"
+	done
+	echo "$installed/$2/wisp"
+}
+trap 'rm -rf "$work" "$repo" "$home" "$alone" "$installed"' EXIT
+wisp=$(install_copy "$(dirname "$wisp")" now)
+[ -n "$before" ] && before=$(install_copy "$(dirname "$before")" before)
 export WISP_HOME=$home
 cd "$work"
 
