@@ -150,7 +150,7 @@ func (f *TerminalFace) showOutput(store *runner.Store, id string) {
 		f.Println("· there is no output store here")
 		return
 	}
-	if !runner.IDPattern.MatchString(id) {
+	if !runner.ValidID(id) {
 		f.Println(fmt.Sprintf("· %s is not an output id (they look like 20261014T125100-1a2b3c4d)", render.Line(id)))
 		return
 	}

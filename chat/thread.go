@@ -86,8 +86,6 @@ type Thread struct {
 	deferred []Record
 }
 
-var threadIDPattern = runner.IDPattern
-
 // NewThreadID is sortable by time, like output ids.
 func NewThreadID(now time.Time) string { return runner.NewID(now) }
 
@@ -141,7 +139,7 @@ func (t *Thread) Written() bool { return t != nil && t.f != nil }
 
 // OpenThread opens an existing thread to append to it.
 func OpenThread(dir, id string, now func() time.Time) (*Thread, error) {
-	if !threadIDPattern.MatchString(id) {
+	if !runner.ValidID(id) {
 		return nil, fmt.Errorf("%q is not a thread id (they look like 20261014T125100-1a2b3c4d); "+
 			"the ids are the file names in %s", id, dir)
 	}
@@ -222,7 +220,7 @@ func (t *Thread) Close() error {
 // A damaged line elsewhere is an error, since reading past it would give
 // the model a conversation that never happened.
 func ReadThread(dir, id string) ([]Record, error) {
-	if !threadIDPattern.MatchString(id) {
+	if !runner.ValidID(id) {
 		return nil, fmt.Errorf("%q is not a thread id", id)
 	}
 	data, err := os.ReadFile(filepath.Join(dir, id+".jsonl"))
@@ -275,7 +273,7 @@ func LatestThread(dir string) (string, error) {
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
 		info, err := e.Info()
-		if !ok || err != nil || !threadIDPattern.MatchString(id) || !info.Mode().IsRegular() {
+		if !ok || err != nil || !runner.ValidID(id) || !info.Mode().IsRegular() {
 			continue
 		}
 		all = append(all, found{id, info.ModTime()})

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/wisp-sh/wisp/internal/render"
+	"github.com/wisp-sh/wisp/runner"
 )
 
 // ThreadInfo is one thread as a list shows it.
@@ -39,7 +40,7 @@ func ListThreads(dir string) ([]ThreadInfo, error) {
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".jsonl")
 		info, err := e.Info()
-		if !ok || err != nil || !threadIDPattern.MatchString(id) || !info.Mode().IsRegular() {
+		if !ok || err != nil || !runner.ValidID(id) || !info.Mode().IsRegular() {
 			continue
 		}
 		ti, err := threadHead(filepath.Join(dir, e.Name()))

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 )
 
@@ -77,7 +76,18 @@ var scriptRunners = map[string]bool{"run": true, "run-script": true, "exec": tru
 
 // subcommandWord is what a subcommand looks like; a path, an option or a
 // NAME=value is an operand and never part of a prefix.
-var subcommandWord = regexp.MustCompile(`^[a-z][a-z0-9:_-]*$`)
+func subcommandWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		switch {
+		case 'a' <= c && c <= 'z':
+		case i > 0 && ('0' <= c && c <= '9' || c == ':' || c == '_' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return w != "" // [a-z][a-z0-9:_-]*, without a regexp compiled at every start
+}
 
 // commandOf reads one segment: its level alone, its words, and the prefix
 // a person may hold for it.
@@ -159,7 +169,7 @@ func prefixWords(subs, positional []string) []string {
 	}
 	var out []string
 	for _, w := range positional {
-		if !subcommandWord.MatchString(w) || len(out) == 2 || len(out) == 1 && !scriptRunners[out[0]] {
+		if !subcommandWord(w) || len(out) == 2 || len(out) == 1 && !scriptRunners[out[0]] {
 			break
 		}
 		out = append(out, w)

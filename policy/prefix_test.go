@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -118,4 +119,18 @@ func TestLineRules(t *testing.T) {
 			t.Errorf("%s: rules %v and %d commands, want %v and %d", c.line, lc.Rules, len(lc.Commands), c.rules, c.n)
 		}
 	}
+}
+
+// FuzzSubcommandWord: the hand-written test takes exactly what the
+// pattern it replaced took.
+func FuzzSubcommandWord(f *testing.F) {
+	for _, s := range []string{"test", "run-script", "a:b_c-1", "1abc", "Abc", "-x", "", "x=y", "./go", "é"} {
+		f.Add(s)
+	}
+	pattern := regexp.MustCompile(`^[a-z][a-z0-9:_-]*$`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if subcommandWord(s) != pattern.MatchString(s) {
+			t.Fatalf("subcommandWord(%q) = %v, the pattern says %v", s, subcommandWord(s), pattern.MatchString(s))
+		}
+	})
 }

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -56,8 +55,25 @@ const RescanEvery = 200
 // .log, so it is never taken for an output.
 const usageFile = ".usage"
 
-// IDPattern matches the ids NewID makes.
-var IDPattern = regexp.MustCompile(`^[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$`)
+// ValidID reports whether id is of the form NewID makes, 20061102T150405-
+// followed by eight lowercase hex digits: what `^[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$`
+// matches, without a regexp compiled at every wisp's start.
+func ValidID(id string) bool {
+	if len(id) != len("20060102T150405-0123abcd") || id[8] != 'T' || id[15] != '-' {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case i == 8 || i == 15:
+		case i < 15 && '0' <= c && c <= '9':
+		case i > 15 && ('0' <= c && c <= '9' || 'a' <= c && c <= 'f'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // NewID makes an id that sorts by time (so pruning the oldest output is a
 // sort by name) and is unique enough for one person's files: outputs here,
@@ -144,7 +160,7 @@ func (s *Store) path(id string) string { return filepath.Join(s.Dir, id+".log") 
 
 // Open returns a stored output by id.
 func (s *Store) Open(id string) (*os.File, error) {
-	if !IDPattern.MatchString(id) {
+	if !ValidID(id) {
 		return nil, fmt.Errorf("%q is not an output id (they look like 20261129T213000-1a2b3c4d)", id)
 	}
 	f, err := os.Open(s.path(id))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -309,4 +310,18 @@ func fullStore(b *testing.B) *Store {
 		keep(b, s, 100)
 	}
 	return s
+}
+
+// FuzzValidID: ValidID accepts exactly what the ids' pattern matches.
+func FuzzValidID(f *testing.F) {
+	for _, s := range []string{NewID(time.Now()), "20261128T000000-00000000", "20261128T000000-0000000g",
+		"20261128T000000-ABCDEF00", "20261128x000000-00000000", "2026112T8000000-00000000", "", "../../etc/passwd"} {
+		f.Add(s)
+	}
+	pattern := regexp.MustCompile(`^[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$`)
+	f.Fuzz(func(t *testing.T, s string) {
+		if ValidID(s) != pattern.MatchString(s) {
+			t.Fatalf("ValidID(%q) = %v, the pattern says %v", s, ValidID(s), pattern.MatchString(s))
+		}
+	})
 }

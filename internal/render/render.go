@@ -20,13 +20,16 @@ package render
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/wisp-sh/wisp/internal/visible"
 )
 
 // sgr matches a 7-bit Select Graphic Rendition sequence: colours and
 // styles only. Parameters are digits, ';' and ':' (ITU T.416 colours).
-var sgr = regexp.MustCompile("\x1b\\[[0-9;:]*m")
+// Compiled on first use, as cutSequence is: every wisp links this package,
+// and `wisp version` would compile both for nothing.
+var sgr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b\\[[0-9;:]*m") })
 
 // Line returns s safe to show on one line, every byte of it seen: a
 // command line or a path that a person judges (an approval, the audit) is
@@ -63,5 +66,5 @@ func stripSGR(s string) string {
 	if !strings.Contains(s, "\x1b[") {
 		return s
 	}
-	return sgr.ReplaceAllString(s, "")
+	return sgr().ReplaceAllString(s, "")
 }

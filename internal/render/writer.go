@@ -4,6 +4,7 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/mattn/go-runewidth"
@@ -223,7 +224,7 @@ func (w *Writer) flushWord() {
 }
 
 // cutSequence matches what may be the start of an SGR sequence.
-var cutSequence = regexp.MustCompile("\x1b(\\[[0-9;:]*)?$")
+var cutSequence = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("\x1b(\\[[0-9;:]*)?$") })
 
 // maxHeld bounds a kept tail: a "sequence" longer than this is not one.
 const maxHeld = 64
@@ -233,7 +234,7 @@ func splitTail(s string) (body, tail string) {
 	if strings.HasSuffix(s, "\r") {
 		return s[:len(s)-1], "\r"
 	}
-	if i := strings.LastIndexByte(s, 0x1b); i >= 0 && len(s)-i <= maxHeld && cutSequence.MatchString(s[i:]) {
+	if i := strings.LastIndexByte(s, 0x1b); i >= 0 && len(s)-i <= maxHeld && cutSequence().MatchString(s[i:]) {
 		return s[:i], s[i:]
 	}
 	for i := 1; i <= 3 && i <= len(s); i++ {

@@ -1,6 +1,9 @@
 package refusal
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // readPhrases mark a refused read or lookup. The sandbox confines writes
 // only, so a refused read is never its doing, and naming the path as a
@@ -27,7 +30,7 @@ func isRead(line string) bool {
 	if strings.HasPrefix(line, "cd: ") || strings.Contains(line, ": cd: ") {
 		return true // a shell's cd: searching a directory is a read
 	}
-	return readTools[firstField(line)] && !strings.Contains(line, "cannot delete")
+	return readTools(firstField(line)) && !strings.Contains(line, "cannot delete")
 }
 
 // isLoginRefusal: ssh's "Permission denied (publickey)." and its password
@@ -54,7 +57,7 @@ func isNetwork(line string) bool {
 	}
 	for _, w := range strings.Fields(line) {
 		w = strings.Trim(w, ":,;.()[]<>'\"")
-		if !strings.ContainsAny(w, "/.") && networkWords[strings.ToLower(w)] {
+		if !strings.ContainsAny(w, "/.") && networkWords(strings.ToLower(w)) {
 			return true
 		}
 	}
@@ -86,7 +89,7 @@ func looksLikePath(p, tool string) bool {
 		return true
 	}
 	lower := strings.ToLower(p)
-	return p != tool && !notPaths[lower] && !allDigits(p) && !strings.HasPrefix(lower, "line ") &&
+	return p != tool && !notPaths(lower) && !allDigits(p) && !strings.HasPrefix(lower, "line ") &&
 		!strings.HasPrefix(p, "-") && !strings.HasPrefix(p, "[")
 }
 
@@ -99,10 +102,15 @@ func allDigits(s string) bool {
 	return true
 }
 
-func setOf(words ...string) map[string]bool {
-	m := make(map[string]bool, len(words))
-	for _, w := range words {
-		m[w] = true
-	}
-	return m
+// setOf is a set of words, made the first time it is asked: every wisp
+// links this package, and most never read a refusal.
+func setOf(words ...string) func(string) bool {
+	set := sync.OnceValue(func() map[string]bool {
+		m := make(map[string]bool, len(words))
+		for _, w := range words {
+			m[w] = true
+		}
+		return m
+	})
+	return func(w string) bool { return set()[w] }
 }
