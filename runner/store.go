@@ -55,7 +55,7 @@ const RescanEvery = 200
 // .log, so it is never taken for an output.
 const usageFile = ".usage"
 
-// ValidID reports whether id is of the form NewID makes, 20061102T150405-
+// ValidID reports whether id is of the form NewID makes, 20060102T150405-
 // followed by eight lowercase hex digits: what `^[0-9]{8}T[0-9]{6}-[0-9a-f]{8}$`
 // matches, without a regexp compiled at every wisp's start.
 func ValidID(id string) bool {
