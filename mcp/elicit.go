@@ -39,11 +39,16 @@ func (Elicitation) AsksAPerson() bool { return true }
 // question (another face answered first, the call was cancelled, the
 // client left) is cancelled at the client, and Ask returns ctx.Err().
 func (Elicitation) Ask(ctx context.Context, req approval.Request) (approval.Answer, error) {
+	return elicit(ctx, Dialog(req))
+}
+
+// elicit puts one form to the client's person and reads the answer.
+func elicit(ctx context.Context, form *sdk.ElicitParams) (approval.Answer, error) {
 	ss := sessionFrom(ctx)
 	if ss == nil || !canElicit(ss) {
 		return approval.Answer{}, fmt.Errorf("%w: %s", approval.ErrCannotAsk, NoElicitation)
 	}
-	res, err := ss.Elicit(ctx, Dialog(req))
+	res, err := ss.Elicit(ctx, form)
 	if ctx.Err() != nil {
 		return approval.Answer{}, ctx.Err()
 	}
@@ -187,10 +192,16 @@ func schema(req approval.Request) formSchema {
 			}
 		}
 	}
-	s.Properties["scope"] = scopeField{Type: "string", Title: "Approve for", Description: strings.Join(meanings, "; "),
+	s.askScope("Approve for", names, meanings)
+	return s
+}
+
+// askScope adds the one field a form asks, the scope, with each name's
+// meaning; the first name is the default.
+func (s *formSchema) askScope(title string, names, meanings []string) {
+	s.Properties["scope"] = scopeField{Type: "string", Title: title, Description: strings.Join(meanings, "; "),
 		Enum: names, Default: names[0]}
 	s.Required = []string{"scope"}
-	return s
 }
 
 // PrefixSuffix marks a scope value of the form that holds the request's

@@ -3,7 +3,6 @@ package mcp
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/wisp-sh/wisp/approval"
@@ -16,20 +15,9 @@ var _ approval.HostApprover = Elicitation{}
 // a host in neither domain list, while its connection waits: the same
 // form as a command's, in the host's words.
 func (Elicitation) AskHost(ctx context.Context, req approval.HostRequest) (approval.Answer, error) {
-	ss := sessionFrom(ctx)
-	if ss == nil || !canElicit(ss) {
-		return approval.Answer{}, fmt.Errorf("%w: %s", approval.ErrCannotAsk, NoElicitation)
-	}
-	res, err := ss.Elicit(ctx, HostDialog(req))
-	if ctx.Err() != nil {
-		return approval.Answer{}, ctx.Err()
-	}
-	if err != nil {
-		return approval.Answer{}, fmt.Errorf("ask the person through the MCP client: %w", err)
-	}
-	ans := answer(res)
+	ans, err := elicit(ctx, HostDialog(req))
 	ans.Prefix = false // a host has no prefix
-	return ans, nil
+	return ans, err
 }
 
 // HostDialog is the elicitation for one host.
@@ -45,9 +33,7 @@ func HostDialog(req approval.HostRequest) *sdk.ElicitParams {
 		meanings = append(meanings, string(sc)+": "+hostScopeMeaning[sc])
 	}
 	if len(names) > 0 {
-		s.Properties["scope"] = scopeField{Type: "string", Title: "Allow for", Description: strings.Join(meanings, "; "),
-			Enum: names, Default: names[0]}
-		s.Required = []string{"scope"}
+		s.askScope("Allow for", names, meanings)
 	}
 	return &sdk.ElicitParams{Mode: "form", Message: msg, RequestedSchema: s}
 }

@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -27,7 +26,7 @@ func (s *suite) metadataOutsideRefused(t *testing.T) {
 	s.t = t
 	target := filepath.Join(s.outside, "meta")
 	mustWrite(t, target, "meta\n")
-	before := macStatOf(t, target)
+	before := statOf(t, target)
 	lines := []string{
 		"chmod 777 " + shellQuote(target),
 		"touch -t 200001010000 " + shellQuote(target),
@@ -50,7 +49,7 @@ func (s *suite) metadataOutsideRefused(t *testing.T) {
 			t.Errorf("%q was refused, but not with %q: %q", line, macDenied, out)
 		}
 	}
-	if after := macStatOf(t, target); after != before {
+	if after := statOf(t, target); after != before {
 		t.Errorf("metadata outside the roots changed: %+v, was %+v", after, before)
 	}
 	if _, err := unix.Getxattr(target, macXattr, make([]byte, 8)); err == nil {
@@ -98,22 +97,3 @@ func (s *suite) otherTerminalRefused(t *testing.T) {
 
 // macXattr is the extended attribute the setxattr probe sets.
 const macXattr = "com.wisp.sandboxtest"
-
-type macStat struct {
-	mode  os.FileMode
-	mtime time.Time
-	uid   uint32
-}
-
-func macStatOf(t *testing.T, path string) macStat {
-	t.Helper()
-	info, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st unix.Stat_t
-	if err := unix.Stat(path, &st); err != nil {
-		t.Fatal(err)
-	}
-	return macStat{mode: info.Mode(), mtime: info.ModTime(), uid: st.Uid}
-}

@@ -194,25 +194,6 @@ func (s *suite) otherFamiliesRefused(t *testing.T) {
 	}
 }
 
-type fileStat struct {
-	mode  os.FileMode
-	mtime time.Time
-	uid   int
-}
-
-func statOf(t *testing.T, path string) fileStat {
-	t.Helper()
-	info, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st unix.Stat_t
-	if err := unix.Stat(path, &st); err != nil {
-		t.Fatal(err)
-	}
-	return fileStat{mode: info.Mode(), mtime: info.ModTime(), uid: int(st.Uid)}
-}
-
 // chownForCommands gives path to the user the commands run as.
 func (s *suite) chownForCommands(path string) {
 	if s.o.Credential != nil {

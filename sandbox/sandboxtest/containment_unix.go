@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,4 +40,24 @@ func (s *suite) inheritedDescriptorsClosed(t *testing.T) {
 	if got := fileContent(t, leak); got != "" {
 		t.Fatalf("a confined command wrote %q outside the roots through an inherited descriptor", got)
 	}
+}
+
+// fileStat is what a refused chmod, touch or chown would have changed.
+type fileStat struct {
+	mode  os.FileMode
+	mtime time.Time
+	uid   uint32
+}
+
+func statOf(t *testing.T, path string) fileStat {
+	t.Helper()
+	info, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st unix.Stat_t
+	if err := unix.Stat(path, &st); err != nil {
+		t.Fatal(err)
+	}
+	return fileStat{mode: info.Mode(), mtime: info.ModTime(), uid: st.Uid}
 }
