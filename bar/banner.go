@@ -54,7 +54,7 @@ type Details struct {
 // shows, so the person can match the two.
 func BannerFor(p pending.Pending, home string) Banner {
 	r := p.Request
-	body := []string{visible(r.Command), "in " + visible(folder(r.Cwd, home))}
+	body := []string{visible(r.Command), "in " + visible(Folder(r.Cwd, home))}
 	if len(r.Reasons) > 0 {
 		body = append(body, visible(r.Reasons[0]))
 	}
@@ -75,7 +75,7 @@ func bannerActions(r pending.Request) []BannerAction {
 // DetailsFor is the whole of p, for the details view.
 func DetailsFor(p pending.Pending, now time.Time, home string) Details {
 	r := p.Request
-	text := []string{visible(r.Command), "in " + visible(folder(r.Cwd, home))}
+	text := []string{visible(r.Command), "in " + visible(Folder(r.Cwd, home))}
 	for _, reason := range r.Reasons {
 		text = append(text, visible(reason))
 	}

@@ -119,7 +119,7 @@ func requestItems(v View) []Item {
 func requestItem(p pending.Pending, v View) Item {
 	r := p.Request
 	label := fmt.Sprintf("%s · %s · %s · %s", line(r), r.Level,
-		shortenLeft(visible(folder(r.Cwd, v.Home)), maxFolderRunes), age(v.Now, r.RequestedAt))
+		shortenLeft(visible(Folder(r.Cwd, v.Home)), maxFolderRunes), age(v.Now, r.RequestedAt))
 	if p.Answered {
 		return answeredItem(label, v.Answers[r.ID], v.Now)
 	}

@@ -106,8 +106,8 @@ func TestFolderAndAge(t *testing.T) {
 		{"/srv", "/"}:                  "/srv",
 	}
 	for in, want := range folders {
-		if got := folder(in[0], in[1]); got != want {
-			t.Errorf("folder(%q, %q) = %q, want %q", in[0], in[1], got, want)
+		if got := Folder(in[0], in[1]); got != want {
+			t.Errorf("Folder(%q, %q) = %q, want %q", in[0], in[1], got, want)
 		}
 	}
 	ages := map[time.Duration]string{0: "just now", 42 * time.Second: "42s ago", 5 * time.Minute: "5m ago", 3 * time.Hour: "3h ago"}

@@ -59,8 +59,9 @@ func shortenLeft(text string, n int) string {
 	return "…" + string(runes[len(runes)-n+1:])
 }
 
-// folder shows dir with the person's home as "~".
-func folder(dir, home string) string {
+// Folder shows dir with the person's home as "~", as the menu, the banners
+// and wisp tui's status line name a folder.
+func Folder(dir, home string) string {
 	if home != "" && home != "/" {
 		if dir == home {
 			return "~"

@@ -2,7 +2,7 @@ package tui
 
 import (
 	"fmt"
-	"path/filepath"
+	"github.com/wisp-sh/wisp/bar"
 	"strings"
 	"time"
 
@@ -88,7 +88,7 @@ func (m *Model) statusLines() []string {
 		waiting = "? waiting"
 	}
 	rest := "sandbox: " + render.Line(sandbox) + " · " + network + " · " + waiting +
-		" · " + render.Line(shortFolder(m.o.Status.Dir, m.o.Home))
+		" · " + render.Line(bar.Folder(m.o.Status.Dir, m.o.Home))
 	if one := state + " · " + rest; ansi.StringWidth(one)+1 <= m.width {
 		return []string{m.statusRow(one)}
 	}
@@ -108,17 +108,4 @@ func (m *Model) stateWords() string {
 		return "working; the list is open"
 	}
 	return m.state.say(m.o.Now(), m.busy)
-}
-
-// shortFolder shows dir with the home as ~.
-func shortFolder(dir, home string) string {
-	if home != "" && home != "/" {
-		if dir == home {
-			return "~"
-		}
-		if rest, ok := strings.CutPrefix(dir, home+string(filepath.Separator)); ok {
-			return "~/" + rest
-		}
-	}
-	return dir
 }

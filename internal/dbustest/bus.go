@@ -179,3 +179,16 @@ func (b *lockedBuffer) String() string {
 	defer b.mu.Unlock()
 	return b.buf.String()
 }
+
+// serveAs exports methods at path as iface on conn and takes the
+// well-known name, as the service a stand-in plays does at its start.
+func serveAs(t testing.TB, conn *dbus.Conn, methods any, name string, path dbus.ObjectPath, iface string) {
+	t.Helper()
+	if err := conn.Export(methods, path, iface); err != nil {
+		t.Fatalf("export %s at %s: %v", iface, path, err)
+	}
+	reply, err := conn.RequestName(name, dbus.NameFlagDoNotQueue)
+	if err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
+		t.Fatalf("own %s on the private bus: reply %v, %v", name, reply, err)
+	}
+}

@@ -84,13 +84,7 @@ func StartNotificationServer(t testing.TB, address string) *NotificationServer {
 		changed: make(chan struct{}),
 		open:    map[uint32]string{},
 	}
-	if err := s.conn.Export(serverMethods{s}, NotificationsPath, NotificationsIface); err != nil {
-		t.Fatalf("export the notification interface: %v", err)
-	}
-	reply, err := s.conn.RequestName(NotificationsName, dbus.NameFlagDoNotQueue)
-	if err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
-		t.Fatalf("own %s on the private bus: reply %v, %v", NotificationsName, reply, err)
-	}
+	serveAs(t, s.conn, serverMethods{s}, NotificationsName, NotificationsPath, NotificationsIface)
 	return s
 }
 

@@ -47,13 +47,7 @@ func StartWatcher(t testing.TB, address string, opts ...WatcherOption) *Watcher 
 	for _, opt := range opts {
 		opt(w)
 	}
-	if err := w.conn.Export(watcherMethods{w}, WatcherPath, WatcherIface); err != nil {
-		t.Fatalf("export the StatusNotifierWatcher: %v", err)
-	}
-	reply, err := w.conn.RequestName(WatcherName, dbus.NameFlagDoNotQueue)
-	if err != nil || reply != dbus.RequestNameReplyPrimaryOwner {
-		t.Fatalf("own %s on the private bus: reply %v, %v", WatcherName, reply, err)
-	}
+	serveAs(t, w.conn, watcherMethods{w}, WatcherName, WatcherPath, WatcherIface)
 	return w
 }
 
