@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"strconv"
 
@@ -130,15 +129,11 @@ func (t *Terminal) AskHost(ctx context.Context, req HostRequest) (Answer, error)
 	offered := Request{Scopes: req.Scopes}
 	for {
 		k, err := t.key()
-		switch {
-		case err != nil && ctx.Err() != nil:
-			io.WriteString(t.TTY, "\r\x1b[K"+elsewhere(ctx)+"\r\n")
-			return Answer{}, ctx.Err()
-		case err != nil:
-			return Answer{}, fmt.Errorf("read the answer from the terminal: %w: %w", ErrCannotAsk, err)
+		if err != nil {
+			return t.unanswered(ctx, err)
 		}
 		if ans, ok := answerKey(k, offered); ok {
-			io.WriteString(t.TTY, "\r\x1b[K"+hostEcho(req, ans)+"\r\n")
+			t.sayOnLine(hostEcho(req, ans))
 			return ans, nil
 		}
 	}

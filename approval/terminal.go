@@ -69,16 +69,26 @@ func (t *Terminal) Ask(ctx context.Context, req Request) (Answer, error) {
 	} else {
 		ans, err = t.askOrdinary(req)
 	}
-	switch {
-	case err != nil && ctx.Err() != nil:
-		io.WriteString(t.TTY, "\r\x1b[K"+elsewhere(ctx)+"\r\n")
-		return Answer{}, ctx.Err()
-	case err != nil:
-		return Answer{}, fmt.Errorf("read the answer from the terminal: %w: %w", ErrCannotAsk, err)
+	if err != nil {
+		return t.unanswered(ctx, err)
 	}
-	io.WriteString(t.TTY, "\r\x1b[K"+answerLine(req, ans)+"\r\n")
+	t.sayOnLine(answerLine(req, ans))
 	return ans, nil
 }
+
+// unanswered is the end of a question whose key could not be read: taken
+// back (ctx done: another face answered, or the run ended), which the line
+// says, or the terminal gone.
+func (t *Terminal) unanswered(ctx context.Context, err error) (Answer, error) {
+	if ctx.Err() != nil {
+		t.sayOnLine(elsewhere(ctx))
+		return Answer{}, ctx.Err()
+	}
+	return Answer{}, fmt.Errorf("read the answer from the terminal: %w: %w", ErrCannotAsk, err)
+}
+
+// sayOnLine replaces the question's line with s.
+func (t *Terminal) sayOnLine(s string) { io.WriteString(t.TTY, "\r\x1b[K"+s+"\r\n") }
 
 // show takes the terminal for one question and draws it; the function it
 // returns gives the terminal back. A withdrawal (ctx done) ends the read.
