@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wisp-sh/wisp/internal/newest"
 	"github.com/wisp-sh/wisp/pending"
 )
 
@@ -79,15 +80,11 @@ type Bar struct {
 	cfg Config
 
 	clicks  chan string
-	status  chan struct{} // a new status is in latestStatus
+	status  *newest.Value[BannerStatus] // the newest banner status reported
 	refresh chan struct{}
-	lists   chan struct{} // a new list is in latest
-	ended   chan struct{} // a requester ended
-	exits   *exitWatch    // nil where the system cannot tell
-	mu      sync.Mutex
-	latest  []pending.Pending
-	// latestStatus is the newest banner status reported.
-	latestStatus BannerStatus
+	lists   *newest.Value[[]pending.Pending] // the newest list Watch gave
+	ended   chan struct{}                    // a requester ended
+	exits   *exitWatch                       // nil where the system cannot tell
 
 	// Owned by the loop.
 	list   []pending.Pending
@@ -123,9 +120,9 @@ func New(cfg Config) *Bar {
 	return &Bar{
 		cfg:       cfg,
 		clicks:    make(chan string, 64),
-		status:    make(chan struct{}, 1),
+		status:    newest.New[BannerStatus](),
 		refresh:   make(chan struct{}, 1),
-		lists:     make(chan struct{}, 1),
+		lists:     newest.New[[]pending.Pending](),
 		ended:     make(chan struct{}, 1),
 		shown:     map[string]shownBanner{},
 		posted:    map[uint64]posted{},
@@ -148,15 +145,7 @@ func (b *Bar) Click(key string) {
 
 // SetBannerStatus reports that banners became available or not. It never
 // blocks: the loop takes the newest status.
-func (b *Bar) SetBannerStatus(s BannerStatus) {
-	b.mu.Lock()
-	b.latestStatus = s
-	b.mu.Unlock()
-	select {
-	case b.status <- struct{}{}:
-	default:
-	}
-}
+func (b *Bar) SetBannerStatus(s BannerStatus) { b.status.Put(s) }
 
 // Refresh asks for the menu to be recomputed (the menu was opened: the
 // ages shown may be old).
@@ -240,7 +229,7 @@ func (b *Bar) loop(ctx, watchCtx context.Context, w *watching, tick <-chan time.
 		case <-w.retry:
 			w.retry, b.watchProblem = nil, ""
 			b.startWatch(watchCtx, w)
-		case <-b.lists:
+		case <-b.lists.Ready():
 			b.update()
 		case key := <-b.clicks:
 			if b.menuClick(key) {
@@ -252,11 +241,8 @@ func (b *Bar) loop(ctx, watchCtx context.Context, w *watching, tick <-chan time.
 				continue
 			}
 			b.bannerEvent(ev)
-		case <-b.status:
-			b.mu.Lock()
-			s := b.latestStatus
-			b.mu.Unlock()
-			b.setStatus(s)
+		case <-b.status.Ready():
+			b.setStatus(b.status.Take())
 		case <-b.refresh:
 			b.render()
 		case <-b.ended:
@@ -279,20 +265,10 @@ func (b *Bar) faceEvents() <-chan BannerEvent {
 
 // received is Watch's callback: it keeps only the newest list, so a slow
 // loop never holds the watcher up.
-func (b *Bar) received(list []pending.Pending) {
-	b.mu.Lock()
-	b.latest = list
-	b.mu.Unlock()
-	select {
-	case b.lists <- struct{}{}:
-	default:
-	}
-}
+func (b *Bar) received(list []pending.Pending) { b.lists.Put(list) }
 
 func (b *Bar) update() {
-	b.mu.Lock()
-	b.list = slices.Clone(b.latest) // the loop marks answers in its copy; Watch keeps its own
-	b.mu.Unlock()
+	b.list = slices.Clone(b.lists.Take()) // the loop marks answers in its copy; Watch keeps its own
 	b.forgetGone(b.dismissed)
 	b.forgetGone(b.answered)
 	b.forgetPosted()

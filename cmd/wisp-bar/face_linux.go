@@ -6,13 +6,13 @@ import (
 	"log"
 	"os"
 	"path/filepath"
-	"sync"
 
 	"github.com/godbus/dbus/v5"
 
 	"github.com/wisp-sh/wisp/bar"
 	"github.com/wisp-sh/wisp/config"
 	"github.com/wisp-sh/wisp/freedesktop"
+	"github.com/wisp-sh/wisp/internal/newest"
 )
 
 // errNoSessionBus: there is no session bus, so neither the tray nor the
@@ -56,8 +56,8 @@ func openPlatform(home config.Home, logger *log.Logger) (platform, error) {
 		conn.Close()
 		return platform{}, fmt.Errorf("%w: the bus at %s does not answer: %v", errNoSessionBus, address, err)
 	}
-	statuses := &statusBox{changed: make(chan struct{}, 1)}
-	n, err := freedesktop.Attach(conn, freedesktop.Options{Status: statuses.put, Record: recordFile(home)})
+	statuses := newest.New[freedesktop.Status]()
+	n, err := freedesktop.Attach(conn, freedesktop.Options{Status: statuses.Put, Record: recordFile(home)})
 	if err != nil {
 		conn.Close()
 		return platform{}, fmt.Errorf("%w: %v", errNoSessionBus, err)
@@ -97,34 +97,11 @@ func sayWhatShows(logger *log.Logger, trayHost bool, s freedesktop.Status) {
 	}
 }
 
-// statusBox keeps the newest status the notifier reported; put never blocks.
-type statusBox struct {
-	mu      sync.Mutex
-	latest  freedesktop.Status
-	changed chan struct{}
-}
-
-func (s *statusBox) put(st freedesktop.Status) {
-	s.mu.Lock()
-	s.latest = st
-	s.mu.Unlock()
-	select {
-	case s.changed <- struct{}{}:
-	default:
-	}
-}
-
-func (s *statusBox) take() freedesktop.Status {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.latest
-}
-
 // followServer tells the bar, and the log, when a notification server comes
 // or goes: banners are raised again on the new one.
-func followServer(statuses *statusBox, b *bar.Bar, logger *log.Logger) {
-	for range statuses.changed {
-		s := statuses.take()
+func followServer(statuses *newest.Value[freedesktop.Status], b *bar.Bar, logger *log.Logger) {
+	for range statuses.Ready() {
+		s := statuses.Take()
 		if s.Err != nil {
 			logger.Printf("banners are off: %v", s.Err)
 		} else {
