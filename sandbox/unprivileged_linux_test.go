@@ -72,6 +72,7 @@ func unprivilegedSuite(t *testing.T) {
 	none := newLandlock(t, testExecutable(t), sandbox.NamespaceNone)
 	t.Run("none", func(t *testing.T) { sandboxtest.Run(t, none, suiteOptions(t, none)) })
 	t.Run("mount-fails-closed", func(t *testing.T) { mountFailsClosed(t) })
+	t.Run("signals-passed", helperPassesSignals)
 }
 
 // mountFailsClosed: asked for a mount namespace it cannot have, the helper
