@@ -73,6 +73,7 @@ deb-check:
 
 test:
 	$(GO) test -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
+	$(GO) test -tags wisplean -run '^TestLean' $(TESTFLAGS) ./netproxy # the lean wisp's proxy, which never starts
 
 # The tests under the race detector: not part of check, which must fit in
 # CI's minutes on two cores (a cold race build of everything alone takes
@@ -112,6 +113,7 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
+	$(GO) vet -tags wisplean ./netproxy
 
 # go vet for macOS with and without cgo (scripts/vet-darwin.sh says which packages).
 vet-darwin:

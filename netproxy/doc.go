@@ -18,5 +18,7 @@
 // the person's machine that the sandbox keeps a command from.
 //
 // It imports only the standard library: never another wisp package. The
-// runner wires it to the gate (approval) and the audit log.
+// runner wires it to the gate (approval) and the audit log. Built with the
+// wisplean tag (the lean wisp, which hands every run that wants the proxy
+// to wisp-agent), it leaves out net/http and Listen refuses to start.
 package netproxy

@@ -93,6 +93,9 @@ type Proxy struct {
 
 // Listen starts a proxy on 127.0.0.1 at a free port.
 func Listen(o Options) (*Proxy, error) {
+	if errNoProxy != nil {
+		return nil, errNoProxy
+	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err

@@ -23,8 +23,12 @@ type network struct {
 
 // ProxyWanted says whether the configuration asks for the network through
 // wisp's proxy: the network off, and allowedDomains listing a host.
-func (r *Runner) ProxyWanted() bool {
-	sb := r.Config.CommandPolicy.Sandbox
+func (r *Runner) ProxyWanted() bool { return WantsProxy(r.Config) }
+
+// WantsProxy is ProxyWanted for a configuration no runner has yet: the
+// lean wisp, which has no proxy, hands such a run to wisp-agent.
+func WantsProxy(cfg config.Config) bool {
+	sb := cfg.CommandPolicy.Sandbox
 	return !sb.AllowNetwork && len(sb.AllowedDomains) > 0
 }
 

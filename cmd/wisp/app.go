@@ -113,11 +113,10 @@ risk calls for.`,
 	}
 	root.SetVersionTemplate("wisp {{.Version}}\n")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	addFaces(root, app) // respond and the bare prompt, chat, mcp, tui (faces.go)
+	addFaces(root, app) // respond and the bare prompt, chat, mcp, tui, doctor (faces.go)
 	root.AddCommand(
 		newVersionCmd(app),
 		newConfigCmd(app),
-		newDoctorCmd(app),
 		newRunCmd(app),
 		newApprovalsCmd(app),
 		newPolicyCmd(app),

@@ -1,3 +1,5 @@
+//go:build !wisplean
+
 package main
 
 import (

@@ -2,7 +2,10 @@
 
 package main
 
-import "github.com/spf13/cobra"
+import (
+	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/config"
+)
 
 // addFaces adds the agent's faces: respond (and the bare prompt), chat,
 // mcp and tui. They link the model client, the MCP SDK and the terminal
@@ -13,8 +16,12 @@ import "github.com/spf13/cobra"
 // here, and its file carries the same //go:build !wisplean line.
 func addFaces(root *cobra.Command, app *App) {
 	addBarePrompt(root, app) // wisp "PROMPT" is wisp respond "PROMPT"
-	root.AddCommand(newChatCmd(app), newRespondCmd(app), newMCPCmd(app), newTUICmd(app), newThreadsCmd(app))
+	root.AddCommand(newChatCmd(app), newRespondCmd(app), newMCPCmd(app), newTUICmd(app), newThreadsCmd(app),
+		newDoctorCmd(app)) // doctor asks the model server and the desktop bus: HTTP and D-Bus
 }
 
 // handOff is the lean build's: this one runs every command itself.
 func handOff([]string) {}
+
+// handOffForProxy is the lean build's too: this one has wisp's network proxy.
+func handOffForProxy(config.Config) error { return nil }

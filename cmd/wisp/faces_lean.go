@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/runner"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 
@@ -18,12 +20,14 @@ import (
 const agentExecutable = "wisp-agent"
 
 // leanCommands are what the lean wisp runs itself: none of them talks to a
-// model or an MCP client, so it starts without their packages'
-// initialisers. Everything else (chat, respond, mcp, tui, a bare prompt,
-// help and completion, which list every command) is the agent's.
+// model, an MCP client, an HTTP server or the desktop bus, so it starts
+// without their packages' initialisers. Everything else (chat, respond,
+// mcp, tui, doctor, a bare prompt, help and completion, which list every
+// command) is the agent's, and so is a run that wants wisp's network proxy
+// (handOffForProxy).
 var leanCommands = map[string]bool{
 	"run": true, "version": true, "--version": true, "-v": true,
-	"config": true, "doctor": true, "approvals": true, "policy": true, "logs": true, "sandbox": true,
+	"config": true, "approvals": true, "policy": true, "logs": true, "sandbox": true,
 }
 
 // addFaces adds nothing: the faces are wisp-agent's.
@@ -38,6 +42,17 @@ func handOff(args []string) {
 	err := execAgent(args)
 	printError(os.Stderr, err)
 	os.Exit(exitCode(err))
+}
+
+// handOffForProxy execs wisp-agent with the same arguments when cfg wants
+// the network through wisp's proxy (allowedDomains), which this build
+// leaves out with net/http. It is called before the session starts
+// anything: nothing is logged, asked or run twice.
+func handOffForProxy(cfg config.Config) error {
+	if !runner.WantsProxy(cfg) {
+		return nil
+	}
+	return execAgent(os.Args[1:])
 }
 
 // execAgent replaces this process with wisp-agent, found beside wisp's own
@@ -58,7 +73,7 @@ func execAgent(args []string) error {
 	case err != nil:
 		return err
 	case agent == "":
-		return withHint(fmt.Errorf("%s, which runs chat, respond, mcp and tui, is not beside wisp in %s", agentExecutable, filepath.Dir(exe)),
+		return withHint(fmt.Errorf("%s, which runs chat, respond, mcp, tui and doctor, is not beside wisp in %s", agentExecutable, filepath.Dir(exe)),
 			"install wisp again (make install puts both in place)")
 	}
 	err = syscall.Exec(agent, append([]string{agent}, args...), os.Environ())

@@ -27,7 +27,10 @@ func TestLeanBuildLinksNoFace(t *testing.T) {
 	// package of a face's own that links none of this (model/probe) may.
 	heavy := []string{"github.com/openai/", "github.com/modelcontextprotocol/", "github.com/google/jsonschema-go/",
 		"encoding/gob", "github.com/charmbracelet/", "github.com/wisp-sh/wisp/chat", "github.com/wisp-sh/wisp/mcp",
-		"github.com/wisp-sh/wisp/model", "github.com/wisp-sh/wisp/tui", "github.com/wisp-sh/wisp/tools"}
+		"github.com/wisp-sh/wisp/model", "github.com/wisp-sh/wisp/tui", "github.com/wisp-sh/wisp/tools",
+		// HTTP (the proxy, doctor's model check) and the desktop bus (doctor):
+		// net/http's initialisers alone cost every start half a millisecond.
+		"net/http", "crypto/tls", "crypto/x509", "github.com/godbus/", "github.com/wisp-sh/wisp/freedesktop"}
 	for _, pkg := range strings.Fields(string(out)) {
 		for _, h := range heavy {
 			if pkg == strings.TrimSuffix(h, "/") || strings.HasSuffix(h, "/") && strings.HasPrefix(pkg, h) {
@@ -43,7 +46,7 @@ func TestLeanWispHandsFacesToTheAgent(t *testing.T) {
 	dir, wisp := buildLean(t)
 	fakeAgent(t, dir, 0o755)
 	agent := filepath.Join(dir, agentName)
-	for _, args := range [][]string{{"chat", "--yes"}, {"respond", "make it so"}, {"mcp"}, {"tui"}, {"fix the build"}, {}, {"--help"}, {"completion", "bash"}} {
+	for _, args := range [][]string{{"chat", "--yes"}, {"respond", "make it so"}, {"mcp"}, {"tui"}, {"doctor"}, {"fix the build"}, {}, {"--help"}, {"completion", "bash"}} {
 		out, err := exec.Command(wisp, args...).CombinedOutput()
 		want := strings.Join(append([]string{"agent", agent}, args...), "|")
 		if err != nil || strings.TrimSpace(string(out)) != want {
@@ -67,7 +70,7 @@ func TestLeanWispHandsFacesToTheAgent(t *testing.T) {
 func TestLeanWispNeedsATrustedAgent(t *testing.T) {
 	dir, wisp := buildLean(t)
 	out, err := exec.Command(wisp, "chat").CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "wisp-agent, which runs chat, respond, mcp and tui, is not beside wisp") ||
+	if err == nil || !strings.Contains(string(out), "wisp-agent, which runs chat, respond, mcp, tui and doctor, is not beside wisp") ||
 		!strings.Contains(string(out), "wisp: hint: install wisp again") {
 		t.Errorf("wisp chat with no agent: %v\n%s", err, out)
 	}
@@ -78,6 +81,42 @@ func TestLeanWispNeedsATrustedAgent(t *testing.T) {
 	}
 	if out, err := exec.Command(wisp, "version").CombinedOutput(); err != nil {
 		t.Errorf("wisp version without a usable agent: %v\n%s", err, out)
+	}
+}
+
+// TestLeanWispHandsAProxiedRunToTheAgent: a run that wants wisp's network
+// proxy (allowedDomains), which the lean wisp leaves out, is the agent's,
+// with the same words, before anything is logged or run; with no agent it
+// fails closed, and the command never runs.
+func TestLeanWispHandsAProxiedRunToTheAgent(t *testing.T) {
+	dir, wisp := buildLean(t)
+	home := outsideHome(t)
+	cfg := `{"commandPolicy": {"sandbox": {"allowNetwork": false, "allowedDomains": ["example.com"]}}}`
+	if err := os.WriteFile(filepath.Join(home, "config.json"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	run := func() (string, error) {
+		cmd := exec.Command(wisp, "run", "--", "touch ran")
+		cmd.Dir, cmd.Env = work, append(os.Environ(), "WISP_HOME="+home)
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := run()
+	if err == nil || !strings.Contains(out, "wisp-agent, which runs chat, respond, mcp, tui and doctor, is not beside wisp") {
+		t.Errorf("a proxied run with no agent: %v\n%s", err, out)
+	}
+	fakeAgent(t, dir, 0o755)
+	out, err = run()
+	want := strings.Join([]string{"agent", filepath.Join(dir, agentName), "run", "--", "touch ran"}, "|")
+	if err != nil || strings.TrimSpace(out) != want {
+		t.Errorf("a proxied run: %v %q; want the agent run as %q", err, out, want)
+	}
+	if _, err := os.Stat(filepath.Join(work, "ran")); err == nil {
+		t.Error("the lean wisp ran the command itself, without the proxy its configuration asks for")
+	}
+	if logs, _ := filepath.Glob(filepath.Join(home, "logs", "*")); len(logs) > 0 {
+		t.Errorf("the lean wisp logged before it handed the run on: %v", logs)
 	}
 }
 

@@ -38,6 +38,9 @@ func newSession(app *App, opts runnerOptions) (*session, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := handOffForProxy(cfg); err != nil {
+		return nil, err
+	}
 	if _, err := home.Ensure(); err != nil {
 		return nil, err
 	}
