@@ -132,10 +132,11 @@ type helperArgs struct {
 	// denyRead (--deny-read) are the secrets the command may not read;
 	// allowRead (--allow-read) the entries inside them it may.
 	denyRead, allowRead []string
-	// readView (--read-view) is a digest of the folders on the way to the
-	// secrets, as wisp listed them: the helper grants their entries one by
-	// one, so a served helper started before an entry appeared does not
-	// serve once it has (Server.Serves compares the flags).
+	// readView (--read-view), a served helper's alone, is a digest of the
+	// folders on the way to the secrets, as wisp listed them: the helper
+	// grants their entries one by one, so a served helper started before
+	// an entry appeared does not serve once it has (Server.Serves lists
+	// them again). A command's own helper makes its rules afresh.
 	readView string
 	// env is the environment the helper itself starts with, the command's
 	// filtered one: a command may read its helper's /proc/PID/environ.

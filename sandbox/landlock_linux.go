@@ -260,7 +260,6 @@ func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
 	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, unixSockets: spec.UnixSockets, ns: NamespaceNone, argv: Plain(line)}
 	h.background, h.proxyPort = spec.Background, spec.proxyPort()
 	h.denyRead, h.allowRead, h.env = spec.DenyRead, spec.AllowRead, spec.CommandEnv(os.Environ())
-	h.readView = readView(spec.DenyRead)
 	if l.helper != l.exe {
 		h.version = BuildVersion
 	}

@@ -28,6 +28,11 @@ type Server struct {
 	// servingPid is the process that starts the commands, their parent.
 	servingPid int
 	flags      []string // the confinement: the helper's flags, as Command would give them
+	// readView digests the folders on the way to denyRead, the secrets, as
+	// they were when the helper made its rules (a command's own helper
+	// makes them afresh, so Command leaves it out).
+	denyRead []string
+	readView string
 
 	mu      sync.Mutex
 	pending map[uint64]chan startReply
@@ -81,7 +86,9 @@ func (l *Landlock) Serve(spec Spec) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.serve, h.argv = true, []string{Shell}
+	// Its rules are made once, at its start: the folders on the way to the
+	// secrets are digested, for Serves to tell when they have changed.
+	h.serve, h.argv, h.readView = true, []string{Shell}, readView(spec.DenyRead)
 	// Made at the clone, the namespaces are every thread's; an unshare in
 	// the helper would be only its calling thread's.
 	attr := startAttr(&h)
@@ -93,7 +100,8 @@ func (l *Landlock) Serve(spec Spec) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	h.serve, h.argv = false, nil
+	s.denyRead, s.readView = spec.DenyRead, h.readView
+	h.serve, h.argv, h.readView = false, nil, ""
 	switch h.ns { // the flags a single command's helper gets, to compare with
 	case namespaceEntered:
 		h.ns = NamespaceUser
@@ -106,7 +114,8 @@ func (l *Landlock) Serve(spec Spec) (*Server, error) {
 
 // Serves reports whether s confines commands exactly as argv, from
 // Command, would: the same roots, the same protected paths bound (which
-// depends on what exists now), the same network and namespace.
+// depends on what exists now), the same network and namespace, and the
+// same entries on the way to each secret (which it lists again now).
 func (s *Server) Serves(argv []string) bool {
 	i := slices.Index(argv, "--")
 	if i <= 0 {
@@ -121,7 +130,7 @@ func (s *Server) Serves(argv []string) bool {
 			flags[j] = string(NamespaceMount)
 		}
 	}
-	return slices.Equal(flags, s.flags)
+	return slices.Equal(flags, s.flags) && readView(s.denyRead) == s.readView
 }
 
 func startServer(exe string, h helperArgs, attr *syscall.SysProcAttr) (*Server, error) {

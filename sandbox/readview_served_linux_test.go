@@ -1,0 +1,70 @@
+package sandbox_test
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/wisp-sh/wisp/sandbox"
+)
+
+// TestServedHelperStopsServingWhenTheWayToASecretChanges: a served helper
+// granted the entries beside a secret one by one, at its start; once an
+// entry appears there, it no longer serves (a command through it could
+// not read the new file), while a command's own helper, whose rules are
+// made afresh each time, is given no digest to carry.
+func TestServedHelperStopsServingWhenTheWayToASecretChanges(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newLandlock(t, exe, sandbox.NamespaceAuto)
+	// /var/tmp, not t.TempDir's folder, where other packages' tests make
+	// and remove folders on the way while this one runs.
+	base, err := os.MkdirTemp("/var/tmp", "wisp-served-view-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	dir, err := filepath.EvalSymlinks(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(dir, "home", ".ssh")
+	if err := os.MkdirAll(secret, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	project := t.TempDir()
+	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: project, WispHome: t.TempDir(),
+		UserHome: project, AllowNetwork: true, Getenv: os.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The project alone is writable, so that the secret lies outside every root.
+	spec.Roots, spec.DenyRead = spec.Roots[:1], append(spec.DenyRead, secret)
+	sv, err := l.Serve(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sv.Close() })
+	argv, err := l.Command(spec, "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(argv, "--read-view") {
+		t.Errorf("a command's own helper is given the served helper's digest: %q", argv)
+	}
+	if !sv.Serves(argv) {
+		t.Fatalf("the served helper does not serve the spec it was started for: %q", argv)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "home", "notes"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if argv, err = l.Command(spec, "true"); err != nil {
+		t.Fatal(err)
+	}
+	if sv.Serves(argv) {
+		t.Error("the served helper still serves once a file has appeared beside the secret, which its rules do not grant")
+	}
+}
