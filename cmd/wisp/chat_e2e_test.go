@@ -424,7 +424,6 @@ func TestChatWithoutAModelStillRunsTypedCommands(t *testing.T) {
 	}
 }
 
-// processesWith lists the pids whose command line contains s.
 // processesWith lists the live processes whose command line holds s,
 // giving ended ones a few seconds to be reaped first: a killed process
 // lingers until its parent waits for it.

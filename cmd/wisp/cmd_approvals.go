@@ -21,8 +21,9 @@ import (
 
 func newApprovalsCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "approvals",
-		Short: "Answer waiting approval requests, and show or drop held approvals",
+		Use:         "approvals",
+		Annotations: quick, // its subcommands too
+		Short:       "Answer waiting approval requests, and show or drop held approvals",
 		Long: `Requests filed out of band (approval.outOfBand) wait in ~/.wisp/pending/
 until a person answers them here or in wisp-bar. Each answer is bound by
 SHA-256 to the exact request shown, so an edited request is refused.

@@ -10,8 +10,9 @@ import (
 
 func newConfigCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "config",
-		Short: "Show and change wisp's configuration (config.json)",
+		Use:         "config",
+		Annotations: quick, // its subcommands too
+		Short:       "Show and change wisp's configuration (config.json)",
 		Long: `Show and change config.json in wisp's home (~/.wisp, or $WISP_HOME).
 
 Every key is optional; a missing key takes its default. "wisp config set"

@@ -14,9 +14,10 @@ import (
 
 func newPolicyCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "policy",
-		Short: "Check command lines against the operator's deny and allow lists",
-		Args:  noArgs,
+		Use:         "policy",
+		Annotations: quick, // its subcommands too
+		Short:       "Check command lines against the operator's deny and allow lists",
+		Args:        noArgs,
 	}
 	cmd.AddCommand(newPolicyCheckCmd(app))
 	return cmd

@@ -21,9 +21,10 @@ import (
 
 func newSandboxCmd(app *App) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "sandbox",
-		Short: "Show what the kernel sandbox allows a command here",
-		Args:  noArgs,
+		Use:         "sandbox",
+		Annotations: quick, // its subcommands too
+		Short:       "Show what the kernel sandbox allows a command here",
+		Args:        noArgs,
 	}
 	cmd.AddCommand(newSandboxProfileCmd(app), newSandboxReportCmd(app))
 	return cmd

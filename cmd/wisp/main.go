@@ -6,14 +6,11 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 )
 
 func main() {
 	handOff(os.Args[1:]) // the lean build's faces are wisp-agent's (faces_lean.go)
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, newApp(), os.Args[1:])
-	stop()
-	os.Exit(code)
+	// Ctrl-C and SIGTERM cancel the context of the commands that wait on
+	// something (run's command, chat's model): run watches them for those.
+	os.Exit(run(context.Background(), newApp(), os.Args[1:]))
 }
