@@ -7,28 +7,35 @@ import (
 	"time"
 )
 
-// TestReadViewSeesEveryChange: the digest a served helper is compared by
-// changes with each entry made, made again at once, or removed beside a
-// secret, though wisp keeps the last one while the folders stay as they
-// were: a helper that missed one would keep a view without it.
-func TestReadViewSeesEveryChange(t *testing.T) {
-	// The digest lists every folder on the way from / to the secret. In
-	// t.TempDir's folder (GOTMPDIR), where the other packages' tests make
-	// and remove folders while this one runs, two listings a moment apart
-	// can differ; /var/tmp is on a way no other test changes.
+// secretOnAQuietWay makes a secret, DIR/home/.ssh, on a way no other test
+// changes, and returns DIR (its real path) and the secret. The digest lists
+// every folder on the way from / to the secret. In t.TempDir's folder
+// (GOTMPDIR), where the other packages' tests make and remove folders
+// while this one runs, two listings a moment apart can differ; /var/tmp
+// is on a quiet way.
+func secretOnAQuietWay(t testing.TB) (dir, secret string) {
+	t.Helper()
 	base, err := os.MkdirTemp("/var/tmp", "wisp-readview-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(base) })
-	dir, err := filepath.EvalSymlinks(base)
-	if err != nil {
+	if dir, err = filepath.EvalSymlinks(base); err != nil {
 		t.Fatal(err)
 	}
-	secret := filepath.Join(dir, "home", ".ssh")
+	secret = filepath.Join(dir, "home", ".ssh")
 	if err := os.MkdirAll(secret, 0o700); err != nil {
 		t.Fatal(err)
 	}
+	return dir, secret
+}
+
+// TestReadViewSeesEveryChange: the digest a served helper is compared by
+// changes with each entry made, made again at once, or removed beside a
+// secret, though wisp keeps the last one while the folders stay as they
+// were: a helper that missed one would keep a view without it.
+func TestReadViewSeesEveryChange(t *testing.T) {
+	dir, secret := secretOnAQuietWay(t)
 	deny := []string{secret}
 	seen := map[string]string{}
 	step := func(name string) {

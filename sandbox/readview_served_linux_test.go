@@ -20,21 +20,7 @@ func TestServedHelperStopsServingWhenTheWayToASecretChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := newLandlock(t, exe, sandbox.NamespaceAuto)
-	// /var/tmp, not t.TempDir's folder, where other packages' tests make
-	// and remove folders on the way while this one runs.
-	base, err := os.MkdirTemp("/var/tmp", "wisp-served-view-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(base) })
-	dir, err := filepath.EvalSymlinks(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret := filepath.Join(dir, "home", ".ssh")
-	if err := os.MkdirAll(secret, 0o700); err != nil {
-		t.Fatal(err)
-	}
+	dir, secret := sandbox.SecretOnAQuietWay(t) // where no other test changes the way to it
 	project := t.TempDir()
 	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: project, WispHome: t.TempDir(),
 		UserHome: project, AllowNetwork: true, Getenv: os.Getenv})
