@@ -54,8 +54,9 @@ func (f EnvFilter) Drops(name string) bool {
 
 // Filter returns env (NAME=value entries) without the dropped variables,
 // and the dropped names, in env's order: names only, never a value. It
-// runs twice before every command, over the same names and patterns, so
-// each name's answer is kept for the filter that gave it (lastDrops).
+// runs before every command of a session, over the same names and
+// patterns, so each name's answer is kept for the filter that gave it
+// (lastDrops).
 func (f EnvFilter) Filter(env []string) (kept, dropped []string) {
 	kept = make([]string, 0, len(env))
 	key := strings.Join(f.Drop, "\x00") + "\x01" + strings.Join(f.Keep, "\x00") + "\x01" + strings.Join(f.Force, "\x00")

@@ -138,7 +138,7 @@ type helperArgs struct {
 	// an entry appeared does not serve once it has (Server.Serves lists
 	// them again). A command's own helper makes its rules afresh.
 	readView string
-	// env is the environment the helper itself starts with, the command's
+	// env is the environment a served helper starts with, the commands'
 	// filtered one: a command may read its helper's /proc/PID/environ.
 	// Not a flag.
 	env []string

@@ -259,7 +259,7 @@ func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
 	}
 	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, unixSockets: spec.UnixSockets, ns: NamespaceNone, argv: Plain(line)}
 	h.background, h.proxyPort = spec.Background, spec.proxyPort()
-	h.denyRead, h.allowRead, h.env = spec.DenyRead, spec.AllowRead, spec.CommandEnv(os.Environ())
+	h.denyRead, h.allowRead = spec.DenyRead, spec.AllowRead
 	if l.helper != l.exe {
 		h.version = BuildVersion
 	}

@@ -87,8 +87,11 @@ func (l *Landlock) Serve(spec Spec) (*Server, error) {
 		return nil, err
 	}
 	// Its rules are made once, at its start: the folders on the way to the
-	// secrets are digested, for Serves to tell when they have changed.
+	// secrets are digested, for Serves to tell when they have changed. It
+	// starts with the commands' filtered environment (a command's own
+	// helper gets it from whoever starts it: the runner, with envFor).
 	h.serve, h.argv, h.readView = true, []string{Shell}, readView(spec.DenyRead)
+	h.env = spec.CommandEnv(os.Environ())
 	// Made at the clone, the namespaces are every thread's; an unshare in
 	// the helper would be only its calling thread's.
 	attr := startAttr(&h)
