@@ -95,6 +95,16 @@ var (
 	treeDir  string
 )
 
+// rerunEnv is what a test rerun in a simulated restricted namespace is
+// given: root, before the rerun, builds the tree once and passes it on
+// (the rerun's user may not build it); the rerun itself passes nothing.
+func rerunEnv(t *testing.T) []string {
+	if os.Getenv("WISP_TEST_RESTRICTED_USERNS") == "" && os.Geteuid() == 0 {
+		return []string{treeEnv + "=" + builtTree(t)}
+	}
+	return nil
+}
+
 // builtTree is the copy the run as the unprivileged user was given, or one
 // this process copies and builds (once).
 func builtTree(t *testing.T) string {
@@ -225,11 +235,7 @@ func filesIn(t *testing.T, dir string) []string {
 // installs and loads the profile for the wisp it installed, and writes
 // nothing outside PREFIX; make uninstall still leaves nothing.
 func TestMakeInstallWhereUsernsAreRestricted(t *testing.T) {
-	var env []string
-	if os.Getenv("WISP_TEST_RESTRICTED_USERNS") == "" && os.Geteuid() == 0 {
-		env = []string{treeEnv + "=" + builtTree(t)}
-	}
-	if !testenv.InRestrictedUsernsBySysctl(t, env...) {
+	if !testenv.InRestrictedUsernsBySysctl(t, rerunEnv(t)...) {
 		return
 	}
 	tree := builtTree(t)
@@ -259,11 +265,7 @@ func TestMakeInstallWhereUsernsAreRestricted(t *testing.T) {
 // tmpfs of the test's own, and apparmor_parser a stand-in that notes its
 // arguments (no kernel here to load a profile into).
 func TestMakeInstallAsRootLoadsTheProfile(t *testing.T) {
-	var env []string
-	if os.Getenv("WISP_TEST_RESTRICTED_USERNS") == "" && os.Geteuid() == 0 {
-		env = []string{treeEnv + "=" + builtTree(t)}
-	}
-	if !testenv.InRestrictedUsernsAsRoot(t, env...) {
+	if !testenv.InRestrictedUsernsAsRoot(t, rerunEnv(t)...) {
 		return
 	}
 	tree, dir := builtTree(t), t.TempDir()

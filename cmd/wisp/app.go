@@ -114,13 +114,15 @@ func run(ctx context.Context, app *App, args []string) int {
 // its writes are atomic. The others watch Ctrl-C and SIGTERM, to end what
 // they wait on and say so; watching them costs every start a thread of the
 // runtime's and its wake-ups, a seventh of `wisp version`'s time.
-var quick = map[string]string{"wisp:quick": "waits on nothing"}
+var quick = map[string]string{quickAnnotation: "waits on nothing"}
+
+const quickAnnotation = "wisp:quick"
 
 // waitsOnSomething says whether cmd is not quick: a new command watches
 // the signals unless it says otherwise.
 func waitsOnSomething(cmd *cobra.Command) bool {
 	for c := cmd; c != nil; c = c.Parent() {
-		if _, ok := c.Annotations["wisp:quick"]; ok {
+		if _, ok := c.Annotations[quickAnnotation]; ok {
 			return false
 		}
 	}
