@@ -98,12 +98,14 @@ func (s *suite) gitPutBack(t *testing.T) {
 	for i, c := range gitCases {
 		t.Run(c.name, func(t *testing.T) {
 			s.t = t
-			control := s.newGitProject(t, fmt.Sprintf("git-%d-control", i), c)
-			control.person(c.attack)
-			control.try(c.trigger)
-			if !control.ran() {
-				t.Fatal("control: run unconfined, the attack did not make the person's git run the program, so the case proves nothing")
-			}
+			s.controlOnce("git/"+c.name, func() {
+				control := s.newGitProject(t, fmt.Sprintf("git-%d-control", i), c)
+				control.person(c.attack)
+				control.try(c.trigger)
+				if !control.ran() {
+					t.Fatal("control: run unconfined, the attack did not make the person's git run the program, so the case proves nothing")
+				}
+			})
 			p := s.newGitProject(t, fmt.Sprintf("git-%d", i), c)
 			p.attackConfined(c)
 			p.try(c.trigger)

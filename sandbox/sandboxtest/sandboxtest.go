@@ -87,6 +87,11 @@ type suite struct {
 	home    string // wisp's home for the case that puts it inside the root
 	away    string // wisp's home for every other case, outside the root
 	outside string // a folder outside every root
+
+	// served is the served helper kept across commands (Options.Serve), and
+	// the spec it was started for.
+	served     *sandbox.Server
+	servedSpec sandbox.Spec
 }
 
 func newSuite(t *testing.T, b sandbox.Backend, o Options) *suite {
@@ -97,6 +102,8 @@ func newSuite(t *testing.T, b sandbox.Backend, o Options) *suite {
 	s := &suite{t: t, b: b, o: o,
 		proj: filepath.Join(dir, "proj"), outside: filepath.Join(dir, "outside")}
 	s.home, s.away = filepath.Join(s.proj, "wisp-home"), filepath.Join(dir, "wisp-home")
+	secretInEnvironment() // before any helper starts: a served one keeps the environment it started with
+	t.Cleanup(s.closeServer)
 	for _, d := range []string{s.proj + "/.git/hooks", s.proj + "/.git/objects", s.proj + "/.git/refs", s.home, s.away, s.outside} {
 		mustMkdir(t, d)
 	}
