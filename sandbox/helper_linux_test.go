@@ -239,7 +239,7 @@ func TestExitStatusPassesThrough(t *testing.T) {
 // command's status comes back, its trap ran); a SIGTERM to the helper, as
 // a time limit sends it, reaches the command too. The helper watches these
 // signals from its start, while it sets up the sandbox.
-// TestLandlockUnprivileged runs it again as the unprivileged user.
+// TestHelperUnprivileged runs it again as the unprivileged user.
 func TestHelperOutlivesTheSignalsItPasses(t *testing.T) { helperPassesSignals(t) }
 
 func helperPassesSignals(t *testing.T) {

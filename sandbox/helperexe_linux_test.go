@@ -8,76 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wisp-sh/wisp/internal/testenv"
 	"github.com/wisp-sh/wisp/sandbox"
 	"github.com/wisp-sh/wisp/sandbox/sandboxtest"
 )
-
-// separateInnerEnv marks the run of TestSeparateHelperConformance as the
-// unprivileged user, beside the helper the run as root built.
-const separateInnerEnv = "WISP_SEPARATE_HELPER_INNER"
-
-// buildHelper builds cmd/wisp-sandbox into dir, stamped with version (the
-// test binary's own sandbox.BuildVersion unless told otherwise), as the
-// Makefile builds it beside wisp.
-func buildHelper(t *testing.T, dir, version string) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("no go tool to build %s with: %v", sandbox.HelperExecutable, err)
-	}
-	out := filepath.Join(dir, sandbox.HelperExecutable)
-	cmd := exec.Command(goTool, "build", "-trimpath", "-o", out,
-		"-ldflags", "-X github.com/wisp-sh/wisp/sandbox.BuildVersion="+version, "github.com/wisp-sh/wisp/cmd/wisp-sandbox")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if msg, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("build %s: %v\n%s", sandbox.HelperExecutable, err, msg)
-	}
-	return out
-}
-
-// besideHelper is wisp's executable (a copy of the test binary, which can
-// also be the helper) with wisp-sandbox built beside it.
-func besideHelper(t *testing.T, version string) (exe, helper string) {
-	t.Helper()
-	dir, err := filepath.EvalSymlinks(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return copyExecutable(t, dir), buildHelper(t, dir, version)
-}
-
-// TestSeparateHelperConformance runs the conformance suite with
-// wisp-sandbox as the helper, one command's and served, as the
-// installation has it: beside wisp's executable.
-func TestSeparateHelperConformance(t *testing.T) {
-	var exe, helper string
-	if os.Getenv(separateInnerEnv) == "1" {
-		exe = testExecutable(t)
-		helper = filepath.Join(filepath.Dir(exe), sandbox.HelperExecutable)
-	} else {
-		exe, helper = besideHelper(t, sandbox.BuildVersion)
-	}
-	for _, serve := range []bool{false, true} {
-		t.Run(map[bool]string{false: "one-command", true: "served"}[serve], func(t *testing.T) {
-			l := newLandlock(t, exe, sandbox.NamespaceAuto)
-			if got := l.Executable(); got != helper {
-				t.Fatalf("the backend runs %s as its helper; want %s beside wisp", got, helper)
-			}
-			o := suiteOptions(t, l)
-			o.Serve = serve
-			sandboxtest.Run(t, l, o)
-		})
-	}
-}
-
-// TestSeparateHelperUnprivileged: the same as a person's account, with the
-// helper root installed (root's, as make install leaves it).
-func TestSeparateHelperUnprivileged(t *testing.T) {
-	r := testenv.NewRerun(t)
-	buildHelper(t, r.Dir, sandbox.BuildVersion)
-	r.Run(t, "^TestSeparateHelperConformance$", []string{separateInnerEnv + "=1"}, "TestSeparateHelperConformance")
-}
 
 // TestSeparateHelperProtected: wisp-sandbox inside a root (a build under
 // /tmp) is bound read-only like wisp's own executable: a command that
@@ -86,7 +19,7 @@ func TestSeparateHelperUnprivileged(t *testing.T) {
 func TestSeparateHelperProtected(t *testing.T) {
 	p := newProject(t, true)
 	exe := copyExecutable(t, p.dir)
-	helper := buildHelper(t, p.dir, sandbox.BuildVersion)
+	helper := sandboxtest.BuildHelper(t, p.dir, sandbox.BuildVersion)
 	l := newLandlock(t, exe, sandbox.NamespaceAuto)
 	if ns, why := l.Namespace(); ns == sandbox.NamespaceNone {
 		t.Fatalf("no namespace here: %s", why)
@@ -108,7 +41,7 @@ func TestSeparateHelperProtected(t *testing.T) {
 // confines nothing: the two speak one set of flags, and an old helper
 // beside a new wisp could mean another confinement by the same words.
 func TestSeparateHelperOtherVersionRefused(t *testing.T) {
-	exe, _ := besideHelper(t, "another-build")
+	exe, _ := sandboxtest.BesideHelper(t, "another-build")
 	l := newLandlock(t, exe, sandbox.NamespaceNone)
 	p := newProject(t, true)
 	ran := filepath.Join(p.dir, "ran")

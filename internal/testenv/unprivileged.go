@@ -43,7 +43,7 @@ func NewRerun(t *testing.T) *Rerun {
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	r := &Rerun{UID: uid, GID: gid, Dir: dir, bin: filepath.Join(dir, filepath.Base(os.Args[0]))}
-	copyExecutable(t, r.bin)
+	CopyExecutable(t, r.bin)
 	r.Tmp = r.OwnedDir(t, "tmp")
 	return r
 }
@@ -88,7 +88,8 @@ func (r *Rerun) Run(t *testing.T, pattern string, env []string, mustPass ...stri
 	return string(out)
 }
 
-func copyExecutable(t *testing.T, to string) {
+// CopyExecutable copies this test binary to the path to, mode 0755.
+func CopyExecutable(t testing.TB, to string) {
 	t.Helper()
 	self, err := os.Executable()
 	if err != nil {

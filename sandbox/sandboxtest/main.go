@@ -1,0 +1,22 @@
+package sandboxtest
+
+import (
+	"os"
+	"testing"
+
+	"github.com/wisp-sh/wisp/sandbox"
+)
+
+// Main is the TestMain of a package that runs the suite: the test binary
+// stands in for wisp, so run as the sandbox helper it confines a command
+// as `wisp __sandbox-exec` does, and run as the suite's probe it dials and
+// waits. Before any test runs it holds the descriptor the inherited
+// descriptor case uses, so that modes can run side by side.
+func Main(m *testing.M) {
+	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperCommand {
+		os.Exit(sandbox.HelperMain(os.Args[2:]))
+	}
+	MaybeProbe()
+	HoldInheritedFD()
+	os.Exit(m.Run())
+}
