@@ -23,7 +23,7 @@ HAVE_BAR   := $(wildcard cmd/wisp-bar/*.go)
 # beside itself.
 BINARIES   := bin/wisp bin/wisp-agent $(if $(filter linux,$(HOST_GOOS)),bin/wisp-sandbox) $(if $(HAVE_BAR),bin/wisp-bar)
 
-.PHONY: all build install uninstall release-snapshot release-check deb-check package-check tidy-check test test-race check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
+.PHONY: all build install uninstall release-snapshot release-check deb-check package-check tidy-check test test-build test-race check lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
 
 all: build
 
@@ -71,9 +71,24 @@ release-check:
 deb-check:
 	GO=$(GO) NFPM=$(NFPM) scripts/deb-check.sh
 
+# go test -json, printed as go test prints it, then each package's time
+# against its limit, slowest first, with a warning past half of it
+# (internal/testreport): a suite creeping toward its limit shows in CI's
+# log before it fails there.
+TESTREPORT := $(GO) run ./internal/testreport --
+
 test:
-	$(GO) test -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
+	$(TESTREPORT) $(GO) test -json -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
 	$(GO) test -tags wisplean -run '^TestLean' $(TESTFLAGS) ./netproxy # the lean wisp's proxy, which never starts
+
+# What tests build inside their time limit, built first: the binaries as
+# make builds them (-trimpath, which packaging's install test and the
+# sandbox's wisp-sandbox tests build again, from the cache then), and every
+# package as go test compiles it (which mcp's and wisp-bar's tests link
+# wisp from). Cold, that compiling took minutes of a test's five on two
+# cores, and two such tests timed out on a busy machine.
+test-build: build
+	$(GO) build ./...
 
 # The tests under the race detector: not part of check, which must fit in
 # CI's minutes on two cores (a cold race build of everything alone takes
@@ -87,6 +102,7 @@ test-race:
 # cores. The tests run alone, so nothing else competes with their processes.
 check: fmt-check
 	$(MAKE) --no-print-directory -j2 --output-sync=target lint
+	$(MAKE) --no-print-directory test-build
 	$(MAKE) --no-print-directory test
 	$(MAKE) --no-print-directory package-check
 

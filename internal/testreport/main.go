@@ -39,7 +39,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "testreport: start %s: %v\n", command[0], err)
 		return 1
 	}
-	r := newReport(stdout, limitOf(command))
+	r := newReport(stdout, command)
 	readErr := r.read(events)
 	waitErr := cmd.Wait()
 	r.summary(most)

@@ -24,6 +24,7 @@ type event struct {
 // report turns the events into go test's usual lines as they come.
 type report struct {
 	w        io.Writer
+	verbose  bool // go test -v: every line as it comes
 	limit    time.Duration
 	running  map[string]*pkgState
 	finished []finished
@@ -46,8 +47,8 @@ type finished struct {
 	outcome string // ok, FAIL, or skip (no tests ran)
 }
 
-func newReport(w io.Writer, limit time.Duration) *report {
-	return &report{w: w, limit: limit, running: map[string]*pkgState{}}
+func newReport(w io.Writer, command []string) *report {
+	return &report{w: w, limit: limitOf(command), verbose: slices.Contains(command, "-v"), running: map[string]*pkgState{}}
 }
 
 // read takes events until r ends. A line that is not an event (go test
@@ -75,6 +76,12 @@ func (r *report) take(e event) {
 	case "build-fail":
 		r.failed = true
 		return
+	}
+	if r.verbose && e.Action == "output" {
+		fmt.Fprint(r.w, e.Output)
+		if e.Test == "" {
+			return
+		}
 	}
 	p := r.state(e.Package)
 	switch {
@@ -113,6 +120,13 @@ func (p *pkgState) test(name string) *strings.Builder {
 func (r *report) end(e event, p *pkgState) {
 	delete(r.running, e.Package)
 	elapsed := time.Duration(e.Elapsed * float64(time.Second))
+	if r.verbose { // go test's own lines went by already
+		r.failed = r.failed || e.Action == "fail"
+		if e.Action != "skip" {
+			r.finished = append(r.finished, finished{e.Package, elapsed, map[string]string{"pass": "ok", "fail": "FAIL"}[e.Action]})
+		}
+		return
+	}
 	switch {
 	case e.Action == "fail":
 		r.failed = true

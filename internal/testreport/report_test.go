@@ -97,3 +97,14 @@ func TestLimitOf(t *testing.T) {
 		}
 	}
 }
+
+// With -v, every line goes through as go test -v prints it, once.
+func TestReportVerbose(t *testing.T) {
+	out, code := goTest(t, "5m", "-v", "./pass")
+	if code != 0 {
+		t.Errorf("exit status %d for a passing package:\n%s", code, out)
+	}
+	if !strings.Contains(out, "a line a passing test logs") || strings.Count(out, "ok  \texample.com/fixture/pass") != 1 {
+		t.Errorf("want the passing test's log and one ok line:\n%s", out)
+	}
+}
