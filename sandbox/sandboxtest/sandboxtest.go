@@ -79,6 +79,7 @@ func Run(t *testing.T, b sandbox.Backend, o Options) {
 	runSecrets(t, s)
 	t.Run("WispHomeUnreadable", s.homeUnreadable)
 	t.Run("SecretsWatchedSeeNothing", s.secretsWatched)
+	t.Run("ProxyRefusesThisMachine", s.proxyRefusesThisMachine)
 }
 
 type suite struct {
