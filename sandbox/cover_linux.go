@@ -32,10 +32,11 @@ import (
 // that is a file (~/.netrc) is left to Landlock: its folder's watch (~)
 // would see its reads by name whatever covered it.
 
-// maxStandIns bounds the stand-ins made for one secret folder: a browser
-// profile's folder can hold thousands of names, and a name left out only
-// reads as missing rather than refused.
-const maxStandIns = 1024
+// maxStandIns bounds the stand-ins made for one secret folder, and so
+// what covering it costs each helper's start: a password store or a
+// browser profile can hold hundreds of names at its top, and a name left
+// out only reads as missing rather than refused.
+const maxStandIns = 256
 
 // coverHidden covers the secret folders, then wisp's home. It runs in the
 // namespace, after the roots and the protected paths are bound and before
@@ -112,10 +113,8 @@ func coverSecret(d string, allowed []string) error {
 	if err := mountCover(d, 0o700, 0); err != nil {
 		return err
 	}
-	for _, s := range names {
-		if err := s.make(d); err != nil {
-			return fmt.Errorf("make the stand-in for %s: %w", s.name, err)
-		}
+	if err := makeStandIns(d, names); err != nil {
+		return err
 	}
 	if err := back.bindInto(d); err != nil {
 		return err
@@ -148,17 +147,33 @@ func standIns(d string) []standIn {
 	return out
 }
 
-// make makes the stand-in in the cover at d: an empty folder or file, or
-// the same link (a link leads where it leads, by its target's own rules).
-func (s standIn) make(d string) error {
-	p := filepath.Join(d, s.name)
-	switch s.kind {
-	case fs.ModeDir:
-		return unix.Mkdir(p, 0o700)
-	case fs.ModeSymlink:
-		return unix.Symlink(s.target, p)
+// makeStandIns makes each stand-in in the cover at d, through one
+// descriptor of it: an empty folder, the same link (a link leads where it
+// leads, by its target's own rules), or for anything else a hard link to
+// one empty file, a call each.
+func makeStandIns(d string, names []standIn) error {
+	dir, err := unix.Open(d, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return err
 	}
-	return makeEmptyFile(p)
+	defer unix.Close(dir)
+	empty := ""
+	for _, s := range names {
+		switch {
+		case s.kind == fs.ModeDir:
+			err = unix.Mkdirat(dir, s.name, 0o700)
+		case s.kind == fs.ModeSymlink:
+			err = unix.Symlinkat(s.target, dir, s.name)
+		case empty != "":
+			err = unix.Linkat(dir, empty, dir, s.name, 0)
+		default:
+			empty, err = s.name, makeEmptyFile(filepath.Join(d, s.name))
+		}
+		if err != nil {
+			return fmt.Errorf("make the stand-in for %s: %w", s.name, err)
+		}
+	}
+	return nil
 }
 
 func makeEmptyFile(p string) error {
