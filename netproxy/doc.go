@@ -13,9 +13,11 @@
 //
 // The decision is made on the name the client asked for, before any name
 // is resolved. The proxy resolves it itself, and by default refuses a name
-// that resolves to a loopback, link-local or unspecified address: an
-// allowed name pointed at 127.0.0.1 would otherwise reach the services on
-// the person's machine that the sandbox keeps a command from.
+// that resolves to an address of this machine (loopback, link-local,
+// unspecified, or any address of its interfaces, looked up as each
+// connection is made): an allowed name pointed at 127.0.0.1 or at the
+// machine's LAN address would otherwise reach the services on the person's
+// machine that the sandbox keeps a command from.
 //
 // It imports only the standard library: never another wisp package. The
 // runner wires it to the gate (approval) and the audit log. Built with the

@@ -67,10 +67,11 @@ type Options struct {
 	// LookupIP resolves a host name (net.DefaultResolver when nil); tests
 	// name their servers on 127.0.0.1 through it.
 	LookupIP func(ctx context.Context, host string) ([]net.IP, error)
-	// AllowLocal lets a name that resolves to a loopback, link-local or
-	// unspecified address be reached. Off, only a host asked for as such
-	// (localhost, 127.0.0.1, ::1) may be; tests turn it on for their
-	// names on 127.0.0.1.
+	// AllowLocal lets a name that resolves to an address of this machine
+	// (loopback, link-local, unspecified, an interface's) be reached. Off,
+	// only a host asked for as such (localhost, 127.0.0.1, ::1, the LAN
+	// address itself) may be; tests turn it on for their names on
+	// 127.0.0.1.
 	AllowLocal bool
 }
 

@@ -142,6 +142,9 @@ func enterNamespace(h helperArgs, ops []mountOp) error {
 	if err := applyMounts(ops); err != nil {
 		return err
 	}
+	if err := coverHidden(h); err != nil {
+		return err
+	}
 	if err := mountPrivateTerminals(); err != nil {
 		return err
 	}

@@ -132,6 +132,10 @@ type helperArgs struct {
 	// denyRead (--deny-read) are the secrets the command may not read;
 	// allowRead (--allow-read) the entries inside them it may.
 	denyRead, allowRead []string
+	// hide (--hide) are the paths no command may read, list or watch:
+	// wisp's home. Where the helper has a mount namespace it puts an empty
+	// tmpfs over each; outside the roots Landlock grants nothing in them.
+	hide []string
 	// readView (--read-view), a served helper's alone, is a digest of the
 	// folders on the way to the secrets, as wisp listed them: the helper
 	// grants their entries one by one, so a served helper started before
@@ -182,7 +186,7 @@ func (h helperArgs) encode() []string {
 }
 
 var errHelperUsage = errors.New("usage: wisp " + HelperCommand +
-	" [--version V] [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--read-view DIGEST] [--no-network] [--proxy-port PORT] [--unix-sockets] [--ns mount|user|none] [--serve] [--background] [--report] -- /ABSOLUTE/PROGRAM [ARGS]")
+	" [--version V] [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--hide PATH]... [--read-view DIGEST] [--no-network] [--proxy-port PORT] [--unix-sockets] [--ns mount|user|none] [--serve] [--background] [--report] -- /ABSOLUTE/PROGRAM [ARGS]")
 
 // parseHelperArgs reads the helper's flags (the words after HelperCommand).
 func parseHelperArgs(args []string) (helperArgs, error) {
@@ -204,7 +208,7 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 			h.background = true
 		case ReportFlag:
 			h.report = true
-		case "--root", "--protect", "--ns", "--deny-read", "--allow-read", "--read-view", "--proxy-port", "--version":
+		case "--root", "--protect", "--ns", "--deny-read", "--allow-read", "--hide", "--read-view", "--proxy-port", "--version":
 			if i+1 >= len(args) {
 				return h, fmt.Errorf("%s needs a value; %w", flag, errHelperUsage)
 			}
@@ -229,6 +233,8 @@ func (h *helperArgs) set(flag, value string) {
 		h.denyRead = append(h.denyRead, value)
 	case "--allow-read":
 		h.allowRead = append(h.allowRead, value)
+	case "--hide":
+		h.hide = append(h.hide, value)
 	case "--read-view":
 		h.readView = value
 	case "--version":
@@ -247,7 +253,7 @@ func (h helperArgs) validate() error {
 	default:
 		return fmt.Errorf("--ns %q is not mount, user or none; %w", h.ns, errHelperUsage)
 	}
-	for _, p := range slices.Concat(h.roots, h.protect, h.denyRead, h.allowRead) {
+	for _, p := range slices.Concat(h.roots, h.protect, h.denyRead, h.allowRead, h.hide) {
 		if !filepath.IsAbs(p) || filepath.Clean(p) != p {
 			return fmt.Errorf("%q is not a clean absolute path; %w", p, errHelperUsage)
 		}
@@ -272,7 +278,7 @@ func (h helperArgs) validate() error {
 // must confine every one of its threads, not only the one that execs.
 func (h helperArgs) confinesAllThreads() bool { return h.serve || !h.background }
 
-// readFlags are h's --deny-read and --allow-read flags.
+// readFlags are h's --deny-read, --allow-read and --hide flags.
 func readFlags(h helperArgs) []string {
 	var args []string
 	for _, p := range h.denyRead {
@@ -280,6 +286,9 @@ func readFlags(h helperArgs) []string {
 	}
 	for _, p := range h.allowRead {
 		args = append(args, "--allow-read", p)
+	}
+	for _, p := range h.hide {
+		args = append(args, "--hide", p)
 	}
 	if h.readView != "" {
 		args = append(args, "--read-view", h.readView)

@@ -34,7 +34,7 @@ func TestPlanMounts(t *testing.T) {
 
 func TestHelperArgsRoundTrip(t *testing.T) {
 	h := helperArgs{roots: []string{"/p", "/tmp"}, protect: []string{"/p/.git/hooks"}, noNetwork: true, ns: NamespaceUser,
-		argv: []string{"/bin/sh", "-c", "echo --root -- $HOME"}}
+		hide: []string{"/h/.wisp"}, argv: []string{"/bin/sh", "-c", "echo --root -- $HOME"}}
 	args := h.encode()
 	if args[0] != HelperCommand {
 		t.Fatalf("encode starts with %q", args[0])
@@ -44,7 +44,7 @@ func TestHelperArgsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got.roots, h.roots) || !slices.Equal(got.protect, h.protect) || got.noNetwork != h.noNetwork ||
-		got.ns != h.ns || !slices.Equal(got.argv, h.argv) {
+		got.ns != h.ns || !slices.Equal(got.hide, h.hide) || !slices.Equal(got.argv, h.argv) {
 		t.Fatalf("round trip gave %+v, want %+v", got, h)
 	}
 }
@@ -54,6 +54,7 @@ func TestParseHelperArgsRejects(t *testing.T) {
 		{"--root", "relative", "--", "/bin/sh"},
 		{"--root", "/a/../b", "--", "/bin/sh"},
 		{"--protect"},
+		{"--hide", "~/.wisp", "--", "/bin/sh"},
 		{"--ns", "maybe", "--", "/bin/sh"},
 		{"--bogus", "--", "/bin/sh"},
 		{"--root", "/p"},

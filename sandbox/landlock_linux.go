@@ -132,7 +132,7 @@ func (l *Landlock) Check(spec Spec) (Spec, error) {
 	out := spec
 	out.Unprotected = nil
 	for _, p := range l.protectedInRoots(spec) {
-		why := l.cannotCover(p.path)
+		why := l.cannotCover(p.path, p.what == whatHome)
 		switch {
 		case why == "":
 			continue
@@ -187,8 +187,9 @@ func (l *Landlock) executables() []string {
 	return out
 }
 
-// cannotCover says why the helper cannot bind p read-only, or "".
-func (l *Landlock) cannotCover(p string) string {
+// cannotCover says why the helper cannot bind p read-only (and, for
+// wisp's home, cover it: hidden), or "".
+func (l *Landlock) cannotCover(p string, hidden bool) string {
 	info, err := os.Lstat(p)
 	switch {
 	case err != nil:
@@ -196,7 +197,11 @@ func (l *Landlock) cannotCover(p string) string {
 	case info.Mode()&os.ModeSymlink != 0:
 		return "it is a symbolic link, which a command could replace"
 	}
-	if ns, why := l.Namespace(); ns == NamespaceNone {
+	ns, why := l.Namespace()
+	switch {
+	case ns == NamespaceNone && hidden:
+		return "no mount namespace can be had here to keep it unwritable and unreadable (" + why + "): inside a root, Landlock grants both"
+	case ns == NamespaceNone:
 		return "no mount namespace can be had here to bind it read-only (" + why + ")"
 	}
 	return ""
@@ -259,7 +264,7 @@ func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
 	}
 	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, unixSockets: spec.UnixSockets, ns: NamespaceNone, argv: Plain(line)}
 	h.background, h.proxyPort = spec.Background, spec.proxyPort()
-	h.denyRead, h.allowRead = spec.DenyRead, spec.AllowRead
+	h.denyRead, h.allowRead, h.hide = spec.DenyRead, spec.AllowRead, spec.Hidden
 	if l.helper != l.exe {
 		h.version = BuildVersion
 	}

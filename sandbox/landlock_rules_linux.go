@@ -85,7 +85,7 @@ var (
 // pseudo-terminal instance of its own (privatePTYs), every terminal in it.
 func landlockRules(cfg landlock.Config, h helperArgs, privatePTYs bool) ([]landlock.Rule, error) {
 	handled := cfg.HandledAccessFS
-	rules, err := readRules(handled, append([]string{"/dev"}, h.denyRead...))
+	rules, err := readRules(handled, append([]string{"/dev"}, unreadable(h.denyRead, h.hide, h.roots)...))
 	if err != nil {
 		return nil, err
 	}
@@ -138,6 +138,20 @@ func readRules(handled landlock.AccessFSSet, hidden []string) ([]landlock.Rule, 
 		return nil
 	}
 	return rules, grant("/")
+}
+
+// unreadable are the paths Landlock grants nothing in: the secrets, and
+// the hidden paths (wisp's home) that lie outside every root. Inside one,
+// the root's grant reaches them, and only the mount namespace's cover
+// hides them (cover_linux.go).
+func unreadable(denyRead, hide, roots []string) []string {
+	out := slices.Clone(denyRead)
+	for _, p := range hide {
+		if outermostRoot(p, roots) == "" {
+			out = appendNew(out, p)
+		}
+	}
+	return out
 }
 
 // allowReadRules give back the allowRead entries inside the secrets:
@@ -251,17 +265,18 @@ func restrict(cfg landlock.Config, rules []landlock.Rule, allThreads bool) error
 	return nil
 }
 
-// readView digests the names in each folder on the way to a secret (those
-// readRules grants entry by entry), and whether each is a folder or a link:
+// readView digests the names in each folder on the way to a secret or a
+// hidden path (unreadable: those readRules grants entry by entry), and
+// whether each is a folder or a link:
 // it changes when an entry appears or goes there, which a served helper's
 // rules, made at its start, would not see. Folders that cannot be listed
 // count as such. wisp asks before every command; the last answer is kept
 // while none of the folders has changed since (lastView).
-func readView(denyRead []string) string {
-	if len(denyRead) == 0 {
+func readView(paths []string) string {
+	if len(paths) == 0 {
 		return ""
 	}
-	hidden := append([]string{"/dev"}, denyRead...)
+	hidden := append([]string{"/dev"}, paths...)
 	key := strings.Join(hidden, "\x00")
 	lastView.Lock()
 	defer lastView.Unlock()

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"golang.org/x/sys/unix"
 )
 
 // probeNamespace is `wisp __sandbox-exec --probe-ns`: it finds which kind of
@@ -46,9 +48,11 @@ func probeKinds(ns Namespace) []Namespace {
 }
 
 // probeMounts makes the mounts a command's namespace needs: a read-only
-// bind, and the read-only view of everything (no roots here), so that a
-// system that allows the first but not the second is not taken for one
-// where commands can run.
+// bind, the read-only view of everything (no roots here), and a tmpfs
+// cover (over the bound file's folder, as over wisp's home), so that a
+// system that allows the first but not the others is not taken for one
+// where commands can run. The cover comes last: over a folder that holds
+// /proc it would hide the mount table the view reads.
 func probeMounts(ops []mountOp) error {
 	if err := applyMounts(ops); err != nil {
 		return err
@@ -56,7 +60,13 @@ func probeMounts(ops []mountOp) error {
 	if err := mountPrivateTerminals(); err != nil {
 		return err
 	}
-	return readOnlyOutsideRoots(nil, nil)
+	if err := readOnlyOutsideRoots(nil, nil); err != nil {
+		return err
+	}
+	if err := mountCover(filepath.Dir(ops[0].path), 0o700, unix.MS_RDONLY); err != nil {
+		return fmt.Errorf("cover a folder with a tmpfs: %w", err)
+	}
+	return nil
 }
 
 func tryNamespace(h helperArgs, kind Namespace, ops []mountOp) error {

@@ -81,7 +81,7 @@ func (s Status) mechanism() string {
 func (s Status) namespaceLine() string {
 	switch s.Namespace {
 	case NamespaceMount, NamespaceUser:
-		return fmt.Sprintf("a %s namespace makes everything outside the roots read-only, metadata included, and keeps the protected paths inside them read-only", s.Namespace)
+		return fmt.Sprintf("a %s namespace makes everything outside the roots read-only, metadata included, keeps the protected paths inside them read-only, and covers wisp's home and the secret folders", s.Namespace)
 	case NamespaceNone:
 		return "no mount namespace (" + s.NamespaceWhy + ")"
 	}
@@ -96,6 +96,7 @@ func (s Status) namespaceGaps() []string {
 	return []string{
 		"outside the roots a command can change the mode, owner and times of files you own (Landlock has no right for metadata, and no mount namespace can be had here for a read-only view); extended attributes are refused",
 		"a command cannot open a pseudo-terminal it made by name (script, expect, a test's pty): by name its terminals and other sessions' are one folder, and only its own is granted",
+		"nothing covers wisp's home or a secret folder (no mount namespace): a command can list every name in them, see their sizes and times, and watch them (inotify, fanotify) to see each read of a key and each new output of wisp's as it happens; it cannot read them",
 	}
 }
 

@@ -46,6 +46,9 @@ func (s Status) readLines() []string {
 	for _, u := range s.Spec.Unreadable {
 		lines = append(lines, fmt.Sprintf("NOT unreadable: %s (%s)", u.Path, u.Why))
 	}
+	if s.Spec.Home != "" {
+		lines = append(lines, "unreadable: "+s.Spec.Home+" (wisp's home, inside a writable root too: commands reach its outputs and threads only through wisp)")
+	}
 	return append(lines, s.envLine())
 }
 
@@ -56,12 +59,15 @@ func (s Status) envLine() string {
 	return "environment: commands go without " + strings.Join(s.DroppedEnv, ", ") + " (" + EnvironmentKey + "; names only)"
 }
 
-// readGaps are what Landlock leaves of the secrets: it guards reading a
-// file and listing a folder's entries by its rules, but a listing right
-// granted at / reaches every folder, and no right covers a stat.
+// readGaps are what is left of the secrets in every mode: Landlock guards
+// reading a file and listing a folder's entries by its rules, but a
+// listing right granted at / reaches every folder, and no right covers a
+// stat or a watch. The namespace's cover of a secret folder keeps its top
+// names (stand-ins), and covers no secret that is a file, whose folder's
+// watch sees it read.
 func readGaps() []string {
 	return []string{
-		"a command can list the names in a secret folder and see a secret file's size and times (Landlock cannot take the listing of one folder back from /, and has no right for stat); it cannot read them",
+		"a command can list the names at the top of a secret folder, see a secret file's size and times (~/.netrc), and, watching the folder that holds a secret (inotify, fanotify), see when it is opened or read (Landlock cannot take the listing of one folder back from /, and has no right for stat or a watch); it cannot read them",
 		"a secret reached by another mount of the same files (your home bound elsewhere), or by a hard link made outside the sandbox, reads by that other path",
 	}
 }

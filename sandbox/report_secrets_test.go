@@ -53,3 +53,28 @@ func TestReportNamesNoValue(t *testing.T) {
 		t.Errorf("the report shows a value:\n%s", text)
 	}
 }
+
+// TestReportHomeAndCovers: the report says wisp's home is unreadable, and
+// by mode what covers it and the secret folders: a namespace's covers, or,
+// without one, what a command can still see of them ("not covered").
+func TestReportHomeAndCovers(t *testing.T) {
+	for _, c := range []struct {
+		ns          sandbox.Namespace
+		want, wrong string
+	}{
+		{sandbox.NamespaceUser, "covers wisp's home and the secret folders", "nothing covers wisp's home"},
+		{sandbox.NamespaceNone, "not covered: nothing covers wisp's home or a secret folder (no mount namespace)", "covers wisp's home and the secret folders"},
+	} {
+		st := sandbox.Status{Backend: "landlock", Landlock: &sandbox.LandlockFeatures{ABI: 7, Filesystem: true},
+			Namespace: c.ns, NamespaceWhy: "the test says so", Spec: sandbox.Spec{Roots: []string{"/p"}, Home: "/h/.wisp", Network: true}}
+		lines := strings.Join(st.Lines(), "\n")
+		for _, want := range []string{"unreadable: /h/.wisp (wisp's home, inside a writable root too", c.want} {
+			if !strings.Contains(lines, want) {
+				t.Errorf("namespace %s: the report lacks %q:\n%s", c.ns, want, lines)
+			}
+		}
+		if strings.Contains(lines, c.wrong) {
+			t.Errorf("namespace %s: the report says %q:\n%s", c.ns, c.wrong, lines)
+		}
+	}
+}

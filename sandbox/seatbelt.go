@@ -42,8 +42,9 @@ type SeatbeltParam struct {
 
 // SeatbeltParams lists the parameters for spec: ROOT_i for each root,
 // PROTECT_i for each protected path, PIN_i for each folder between a root
-// and a protected path inside it, DENYREAD_i for each secret and
-// ALLOWREAD_i for each allowRead entry inside one.
+// and a protected path inside it, DENYREAD_i for each secret,
+// ALLOWREAD_i for each allowRead entry inside one, and HIDE_i for each
+// form of wisp's home.
 func SeatbeltParams(spec Spec) []SeatbeltParam {
 	var params []SeatbeltParam
 	for _, list := range seatbeltLists(spec) {
@@ -61,7 +62,7 @@ type seatbeltList struct {
 
 func seatbeltLists(spec Spec) []seatbeltList {
 	return []seatbeltList{{"ROOT", spec.Roots}, {"PROTECT", spec.Protected}, {"PIN", seatbeltPins(spec)},
-		{"DENYREAD", spec.DenyRead}, {"ALLOWREAD", spec.AllowRead}}
+		{"DENYREAD", spec.DenyRead}, {"ALLOWREAD", spec.AllowRead}, {"HIDE", spec.Hidden}}
 }
 
 // seatbeltPins are the folders between a root and a protected path inside
@@ -100,14 +101,14 @@ func SeatbeltArgs(spec Spec, line string) []string {
 // below taking away one thing and saying why: writes outside the roots,
 // devices, the protected paths and the folders above them, setuid and
 // setgid modes, the secrets, other processes, and the local services and
-// network. Seatbelt applies the last rule that matches, so each denial
+// network, and wisp's home, which is not even readable. Seatbelt applies the last rule that matches, so each denial
 // comes after the allow it narrows.
 func SeatbeltProfile(spec Spec) string {
 	var b strings.Builder
 	b.WriteString("(version 1)\n")
 	for _, section := range []func(*strings.Builder, Spec){
 		writeBase, writeWrites, writeDevices, writeProtected, writeSetugid,
-		writeReads, writeProcesses, writeLocalServices, writeNetwork, writeProxy,
+		writeReads, writeHidden, writeProcesses, writeLocalServices, writeNetwork, writeProxy,
 	} {
 		section(&b, spec)
 	}

@@ -114,6 +114,21 @@ func writeReads(b *strings.Builder, spec Spec) {
 	}
 }
 
+// writeHidden denies reading wisp's home, metadata included, after the
+// secrets and what allowRead gives back, so that no allowRead entry can
+// give it back: its outputs, threads and audit log hold what commands run
+// outside the sandbox printed, and the model reaches them through wisp.
+func writeHidden(b *strings.Builder, spec Spec) {
+	if len(spec.Hidden) == 0 {
+		return
+	}
+	b.WriteString("\n; wisp's home is not readable either: its outputs and threads hold what\n")
+	b.WriteString("; commands run outside the sandbox printed.\n")
+	b.WriteString("(deny file-read*\n")
+	writeFilters(b, "subpath", "HIDE", len(spec.Hidden))
+	b.WriteString(")\n")
+}
+
 // writeProcesses keeps signals and process information inside the sandbox,
 // as Landlock's scoping does: a command cannot stop or kill wisp, nor look
 // into its descriptors, its memory regions or its other processes. Seatbelt

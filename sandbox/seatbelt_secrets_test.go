@@ -64,3 +64,22 @@ func TestSeatbeltSecretsOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSeatbeltHomeNotGivenBack: wisp's home stays unreadable, metadata
+// included, even where a denyRead entry holds it and an allowRead entry
+// names it: its denial comes after what allowRead gives back.
+func TestSeatbeltHomeNotGivenBack(t *testing.T) {
+	spec := exampleSpec(true)
+	spec.DenyRead, spec.AllowRead = []string{"/Users/ana"}, []string{"/Users/ana/.wisp", "/Users/ana/src"}
+	forms, params := parsedProfile(t, spec)
+	for _, d := range []decision{
+		{"the home's config", sbplQuery{op: "file-read-data", path: "/Users/ana/.wisp/config.json"}, false},
+		{"an output's size", sbplQuery{op: "file-read-metadata", path: "/Users/ana/.wisp/outputs/c1.log"}, false},
+		{"allowRead's other entry", sbplQuery{op: "file-read-data", path: "/Users/ana/src/app/main.go"}, true},
+		{"a name beside the home", sbplQuery{op: "file-read-data", path: "/Users/ana/.wisp-other"}, false},
+	} {
+		if got, by := sbplDecide(t, forms, params, d.q); got != d.allow {
+			t.Errorf("%s (%s %s): allowed = %v by %s, want %v", d.what, d.q.op, d.q.path, got, by, d.allow)
+		}
+	}
+}

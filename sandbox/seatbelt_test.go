@@ -19,6 +19,7 @@ func exampleSpec(network bool) sandbox.Spec {
 		Roots:     []string{"/Users/ana/src/app", "/private/tmp", "/private/var/folders/x1/abc/T", "/Users/ana/Library/Caches"},
 		Protected: []string{"/Users/ana/.wisp", "/Users/ana/src/app/.git/hooks", "/Users/ana/src/app/.git/config"},
 		Home:      "/Users/ana/.wisp",
+		Hidden:    []string{"/Users/ana/.wisp"},
 		Network:   network,
 	}
 }
@@ -69,14 +70,16 @@ func TestSeatbeltPathsCannotAlterProfile(t *testing.T) {
 		`/p/;comment`,
 		`/p/#"regex"`,
 	}
-	plain := sandbox.Spec{Roots: []string{"/r0", "/r1", "/r2", "/r3", "/r4", "/r5"}, Protected: []string{"/h0", "/h1", "/h2", "/h3", "/h4", "/h5"}}
-	evil := sandbox.Spec{Roots: hostile, Protected: hostile}
+	plain := sandbox.Spec{Roots: []string{"/r0", "/r1", "/r2", "/r3", "/r4", "/r5"}, Protected: []string{"/h0", "/h1", "/h2", "/h3", "/h4", "/h5"},
+		Hidden: []string{"/w0", "/w1", "/w2", "/w3", "/w4", "/w5"}}
+	evil := sandbox.Spec{Roots: hostile, Protected: hostile, Hidden: hostile}
 	if got, want := sandbox.SeatbeltProfile(evil), sandbox.SeatbeltProfile(plain); got != want {
 		t.Fatalf("hostile paths changed the profile:\n%s", got)
 	}
 	args := sandbox.SeatbeltArgs(evil, "echo hi")
 	for i, p := range hostile {
-		if !slices.Contains(args, fmt.Sprintf("ROOT_%d=%s", i, p)) || !slices.Contains(args, fmt.Sprintf("PROTECT_%d=%s", i, p)) {
+		if !slices.Contains(args, fmt.Sprintf("ROOT_%d=%s", i, p)) || !slices.Contains(args, fmt.Sprintf("PROTECT_%d=%s", i, p)) ||
+			!slices.Contains(args, fmt.Sprintf("HIDE_%d=%s", i, p)) {
 			t.Errorf("path %q did not reach sandbox-exec as one -D argument: %q", p, args)
 		}
 	}
@@ -122,7 +125,8 @@ func TestSeatbeltProfilesWellFormed(t *testing.T) {
 		for protected := 0; protected <= 4; protected++ {
 			for _, network := range []bool{true, false} {
 				for _, unix := range []bool{false, true} {
-					spec := sandbox.Spec{Roots: numbered("/r", roots), Protected: numbered("/p", protected), Network: network, UnixSockets: unix}
+					spec := sandbox.Spec{Roots: numbered("/r", roots), Protected: numbered("/p", protected), Network: network, UnixSockets: unix,
+						Hidden: numbered("/w", protected%3)}
 					name := fmt.Sprintf("roots=%d/protected=%d/network=%v/unixSockets=%v", roots, protected, network, unix)
 					t.Run(name, func(t *testing.T) { checkProfile(t, spec) })
 				}
@@ -241,6 +245,10 @@ var alwaysDecided = []decision{
 	{"read anywhere", sbplQuery{op: "file-read-data", path: "/Users/ana/src/other/main.go"}, true},
 	{"a secret", sbplQuery{op: "file-read-data", path: "/Users/ana/.ssh/id_ed25519"}, false},
 	{"allowRead's entry", sbplQuery{op: "file-read-data", path: "/Users/ana/.ssh/known_hosts"}, true},
+	{"wisp's output store", sbplQuery{op: "file-read-data", path: "/Users/ana/.wisp/outputs/c1.log"}, false},
+	{"wisp's threads listed", sbplQuery{op: "file-read-data", path: "/Users/ana/.wisp/threads"}, false},
+	{"wisp's audit log's size", sbplQuery{op: "file-read-metadata", path: "/Users/ana/.wisp/logs/audit.jsonl"}, false},
+	{"wisp's home itself", sbplQuery{op: "file-read-metadata", path: "/Users/ana/.wisp"}, false},
 	{"a disk read raw", sbplQuery{op: "file-read-data", path: "/dev/rdisk0"}, false},
 	{"a disk written", sbplQuery{op: "file-write-data", path: "/dev/disk0s1"}, false},
 	{"bpf", sbplQuery{op: "file-read-data", path: "/dev/bpf0"}, false},

@@ -28,11 +28,12 @@ type Server struct {
 	// servingPid is the process that starts the commands, their parent.
 	servingPid int
 	flags      []string // the confinement: the helper's flags, as Command would give them
-	// readView digests the folders on the way to denyRead, the secrets, as
-	// they were when the helper made its rules (a command's own helper
-	// makes them afresh, so Command leaves it out).
-	denyRead []string
-	readView string
+	// readView digests the folders on the way to the unreadable paths (the
+	// secrets, wisp's home outside the roots), as they were when the helper
+	// made its rules (a command's own helper makes them afresh, so Command
+	// leaves it out).
+	unreadable []string
+	readView   string
 
 	mu      sync.Mutex
 	pending map[uint64]chan startReply
@@ -90,7 +91,8 @@ func (l *Landlock) Serve(spec Spec) (*Server, error) {
 	// secrets are digested, for Serves to tell when they have changed. It
 	// starts with the commands' filtered environment (a command's own
 	// helper gets it from whoever starts it: the runner, with envFor).
-	h.serve, h.argv, h.readView = true, []string{Shell}, readView(spec.DenyRead)
+	hidden := unreadable(spec.DenyRead, spec.Hidden, spec.Roots)
+	h.serve, h.argv, h.readView = true, []string{Shell}, readView(hidden)
 	h.env = spec.CommandEnv(os.Environ())
 	// Made at the clone, the namespaces are every thread's; an unshare in
 	// the helper would be only its calling thread's.
@@ -103,7 +105,7 @@ func (l *Landlock) Serve(spec Spec) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.denyRead, s.readView = spec.DenyRead, h.readView
+	s.unreadable, s.readView = hidden, h.readView
 	h.serve, h.argv, h.readView = false, nil, ""
 	switch h.ns { // the flags a single command's helper gets, to compare with
 	case namespaceEntered:
@@ -133,7 +135,7 @@ func (s *Server) Serves(argv []string) bool {
 			flags[j] = string(NamespaceMount)
 		}
 	}
-	return slices.Equal(flags, s.flags) && readView(s.denyRead) == s.readView
+	return slices.Equal(flags, s.flags) && readView(s.unreadable) == s.readView
 }
 
 func startServer(exe string, h helperArgs, attr *syscall.SysProcAttr) (*Server, error) {

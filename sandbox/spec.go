@@ -20,6 +20,11 @@ type Spec struct {
 	Protected []string
 	// Home is wisp's home as Protected holds it (its real path).
 	Home string
+	// Hidden are never readable, listable or watchable by a command: wisp's
+	// home, as written and as its real path. Its outputs, threads and audit
+	// log hold what commands run outside the sandbox printed (a key `!!cat`
+	// showed); the model reaches them through wisp, never through a file.
+	Hidden []string
 	// Network is false when commands may not open network connections.
 	Network bool
 	// Proxy, with Network false, is wisp's proxy, the one place a command
@@ -205,7 +210,7 @@ func (s *Spec) addRoot(real, what string) error {
 // protect lists wisp's home and each repository root's git files.
 func (s *Spec) protect(wispHome string) {
 	forms := protectedForms(wispHome)
-	s.Home = forms[0]
+	s.Home, s.Hidden = forms[0], forms
 	s.Protected = appendNew(s.Protected, forms...)
 	for _, root := range s.Roots {
 		s.Protected = appendNew(s.Protected, gitProtected(root, s.git)...)

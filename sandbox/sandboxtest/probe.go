@@ -35,6 +35,8 @@ func MaybeProbe() {
 //	seize-parent          PTRACE_SEIZE every thread of the parent (Linux): it
 //	                      succeeds if any one can be traced, and leaves them
 //	                      untouched (a tracer that exits detaches)
+//
+// and what containmentProbe, watchProbe and proxyProbe do.
 func probe(op string, args []string) int {
 	var err error
 	switch {
@@ -58,7 +60,12 @@ func probe(op string, args []string) int {
 		_, err = io.Copy(io.Discard, os.Stdin)
 	default:
 		var ok bool
-		if ok, err = containmentProbe(op, args); !ok {
+		for _, p := range []func(string, []string) (bool, error){containmentProbe, watchProbe, proxyProbe} {
+			if ok, err = p(op, args); ok {
+				break
+			}
+		}
+		if !ok {
 			err = fmt.Errorf("unknown probe %s %v", op, args)
 		}
 	}

@@ -77,6 +77,9 @@ func Run(t *testing.T, b sandbox.Backend, o Options) {
 	t.Run("OtherTerminalRefused", s.otherTerminalRefused)
 	t.Run("ProcessesEndWithTheRun", s.outlive)
 	runSecrets(t, s)
+	t.Run("WispHomeUnreadable", s.homeUnreadable)
+	t.Run("SecretsWatchedSeeNothing", s.secretsWatched)
+	t.Run("ProxyRefusesThisMachine", s.proxyRefusesThisMachine)
 }
 
 type suite struct {
