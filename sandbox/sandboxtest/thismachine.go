@@ -14,8 +14,8 @@ import (
 // test's process, on 127.0.0.1, letting the names of listed through, each
 // resolved to its address, and returns its address; it stops with the
 // test. allowLocal is the proxy's AllowLocal. This package links no
-// net/http, as sandbox may not, so a test package that may sets it; left
-// nil, the cases that need the real proxy skip.
+// net/http, as sandbox may not, so a test package that may sets it
+// (netproxytest.Start); left nil, the cases that need it fail.
 var StartProxy func(t *testing.T, listed map[string]net.IP, allowLocal bool) string
 
 // proxyRefusesThisMachine (issue 26, item 5): with the network through
@@ -30,7 +30,7 @@ func (s *suite) proxyRefusesThisMachine(t *testing.T) {
 	case s.o.NoNetworkRules:
 		t.Skip("the backend reports no network rules here")
 	case StartProxy == nil:
-		t.Skip("the suite was given no proxy (sandboxtest.StartProxy)")
+		t.Fatal("the suite was given no proxy: the test package's TestMain sets sandboxtest.StartProxy (netproxytest.Start)")
 	}
 	own := ownAddress(t)
 	service, accepted := countingListener(t, "0.0.0.0:0")
