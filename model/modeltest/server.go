@@ -1,8 +1,10 @@
 // Package modeltest is a scripted OpenAI-compatible chat completions server
 // for tests: each request consumes the next Turn of a script and is answered
 // with the same server-sent events Ollama and OpenAI send, or with the
-// failure the turn asks for. It records every request for assertions. It
-// listens on 127.0.0.1 only and needs no network.
+// failure the turn asks for. It records every request for assertions.
+// Beside it, ReplayServer plays back exchanges recorded from real servers
+// (Ollama, llama.cpp, vLLM, LM Studio) byte for byte, from the corpus in
+// testdata/replay. Both listen on 127.0.0.1 only and need no network.
 package modeltest
 
 import (
