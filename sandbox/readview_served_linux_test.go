@@ -20,15 +20,24 @@ func TestServedHelperStopsServingWhenTheWayToASecretChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := newLandlock(t, exe, sandbox.NamespaceAuto)
-	dir, secret := sandbox.SecretOnAQuietWay(t) // where no other test changes the way to it
+	// The digest lists every folder on the way to what is unreadable, so
+	// the secret and wisp's home both lie on a quiet way: t.TempDir's
+	// folders lie in the temporary folder, where other tests and other
+	// processes make and remove entries while this one runs.
+	dir, secret := sandbox.SecretOnAQuietWay(t)
+	home := filepath.Join(dir, "wisp-home")
+	if err := os.Mkdir(home, 0o700); err != nil {
+		t.Fatal(err)
+	}
 	project := t.TempDir()
-	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: project, WispHome: t.TempDir(),
+	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: project, WispHome: home,
 		UserHome: project, AllowNetwork: true, Getenv: os.Getenv})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The project alone is writable, so that the secret lies outside every root.
-	spec.Roots, spec.DenyRead = spec.Roots[:1], append(spec.DenyRead, secret)
+	// The project alone is writable, so that the secret lies outside every
+	// root, and the quiet secret alone is denied.
+	spec.Roots, spec.DenyRead = spec.Roots[:1], []string{secret}
 	sv, err := l.Serve(spec)
 	if err != nil {
 		t.Fatal(err)
