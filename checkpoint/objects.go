@@ -102,6 +102,9 @@ func (s *Store) storeContent(src *os.File) (hash, int64, error) {
 	}
 	if err != nil {
 		os.Remove(name)
+		if _, ok := err.(errReadSource); !ok {
+			err = s.storeErr(err)
+		}
 		return h, 0, err
 	}
 	sum.Sum(h[:0])

@@ -259,7 +259,9 @@ func (p *plan) mkdir(o op) error {
 	if err != nil {
 		return err
 	}
-	err = root.Mkdir(o.rel, 0o700) // its mode at the end: it may be read-only
+	// Writable by its owner until the end, when it gets its own mode: a
+	// read-only folder must still take what the restore puts in it.
+	err = root.Mkdir(o.rel, fileMode(o.e.perm|0o700)&fs.ModePerm)
 	if errors.Is(err, fs.ErrExist) {
 		if fi, serr := root.Lstat(o.rel); serr == nil && fi.IsDir() {
 			return nil
