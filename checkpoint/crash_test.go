@@ -19,7 +19,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(crashEnv); spec != "" {
 		crashingRestore(spec) // does not return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBenchDirs()
+	os.Exit(code)
 }
 
 // crashingRestore is the child that a crash test kills: it restores, and

@@ -77,7 +77,7 @@ func (s *Store) writeTree(entries []entry) (hash, error) {
 		os.Remove(f.Name())
 		return h, s.storeErr(err)
 	}
-	s.trees[h] = entries
+	s.cacheTree(h, entries)
 	return h, nil
 }
 
@@ -182,19 +182,28 @@ func (s *Store) objectErr(h hash, err error) error {
 }
 
 func (s *Store) readTree(h hash) ([]entry, error) {
-	if entries, ok := s.trees[h]; ok {
+	s.treesMu.Lock()
+	entries, ok := s.trees[h]
+	s.treesMu.Unlock()
+	if ok {
 		return entries, nil
 	}
 	data, err := s.readObject(h)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := decodeTree(data)
+	entries, err = decodeTree(data)
 	if err != nil {
 		return nil, s.objectErr(h, err)
 	}
-	s.trees[h] = entries
+	s.cacheTree(h, entries)
 	return entries, nil
+}
+
+func (s *Store) cacheTree(h hash, entries []entry) {
+	s.treesMu.Lock()
+	s.trees[h] = entries
+	s.treesMu.Unlock()
 }
 
 // copyObject writes the object h to w, checking it against its name as it

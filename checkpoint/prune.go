@@ -135,7 +135,9 @@ func (s *Store) sweep(live map[hash]bool, res *Pruned) error {
 				errs = append(errs, err)
 				continue
 			}
+			s.treesMu.Lock()
 			delete(s.trees, h)
+			s.treesMu.Unlock()
 			res.Objects++
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // changesSince walks target's roots as they are now, seen as target saw
@@ -32,7 +33,7 @@ func (s *Store) changesSince(target *Checkpoint) ([]Change, error) {
 			return nil, err
 		}
 	}
-	s.idx.save(s.tmpPath("index")) // a cache: a failed save only costs reads
+	s.idx.saveSoon(s.tmpPath("index"), time.Now()) // a cache: a failed save only costs reads
 	return changes, nil
 }
 

@@ -73,11 +73,12 @@ func (s *Store) take(roots []string, spec walkSpec, cp *Checkpoint) (*Checkpoint
 		cp.Roots = append(cp.Roots, r)
 		cp.Special = append(cp.Special, special...)
 	}
+	slices.Sort(cp.Special)
 	if len(cp.Special) > maxSpecial {
 		cp.Special = cp.Special[:maxSpecial]
 	}
 	s.idx.endWalk(roots)
-	if err := s.idx.save(s.tmpPath("index")); err != nil {
+	if err := s.idx.saveSoon(s.tmpPath("index"), time.Now()); err != nil {
 		return nil, s.storeErr(err)
 	}
 	if err := s.writeRecord(cp); err != nil {
@@ -108,7 +109,7 @@ func (s *Store) takeRoot(root string, spec walkSpec) (Root, []string, error) {
 	if err != nil {
 		return r, nil, err
 	}
-	r.Tree, r.Files, r.Bytes = h.String(), w.files, w.bytes
+	r.Tree, r.Files, r.Bytes = h.String(), int(w.files.Load()), w.bytes.Load()
 	special := make([]string, len(w.special))
 	for i, rel := range w.special {
 		special[i] = join(root, rel)
