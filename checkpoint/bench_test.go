@@ -1,7 +1,10 @@
 package checkpoint
 
 import (
+	"cmp"
+	"encoding/binary"
 	"fmt"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -134,9 +137,7 @@ func touch(b *testing.B, dir string, n, round int) {
 func BenchmarkCheckpoint20kFiles10Changed(b *testing.B) {
 	dir := project20k.gen(b, 20, 10, 100, sourceFile)
 	aTurn := func(i int) { touch(b, dir, 10, i) }
-	b.Run("walk-stat", func(b *testing.B) {
-		eachOp(b, nil, func() { walkStat(b, dir) })
-	})
+	b.Run("walk-stat", walkStat(dir))
 	b.Run("git", func(b *testing.B) {
 		g := newShadowGit(b, dir)
 		g.snapshot(b)
@@ -144,27 +145,25 @@ func BenchmarkCheckpoint20kFiles10Changed(b *testing.B) {
 		eachOp(b, aTurn, func() { g.snapshot(b) })
 		b.ReportMetric(float64(dirSize(g.gitDir)-before)/float64(b.N), "store-B/op")
 	})
-	b.Run("take", func(b *testing.B) { benchTake(b, dir, 0) })
-	b.Run("take-2-walks", func(b *testing.B) { benchTake(b, dir, 2) })
+	b.Run("take", func(b *testing.B) { benchTake(b, dir, 0, aTurn) })
+	b.Run("take-2-walks", func(b *testing.B) { benchTake(b, dir, 2, aTurn) })
 }
 
-// benchTake measures checkpoints of dir, each after a turn that changed
-// ten files, walking walks folders at once.
-func benchTake(b *testing.B, dir string, walks int) {
+// benchTake measures checkpoints of dir, each after aTurn, walking walks
+// folders at once.
+func benchTake(b *testing.B, dir string, walks int, aTurn func(int)) {
 	s := benchStore(b, dir)
 	s.walks = walks
 	take(b, s, dir)
 	before := dirSize(s.dir)
-	eachOp(b, func(i int) { touch(b, dir, 10, i) }, func() { take(b, s, dir) })
+	eachOp(b, aTurn, func() { take(b, s, dir) })
 	b.ReportMetric(float64(dirSize(s.dir)-before)/float64(b.N), "store-B/op")
 }
 
 func BenchmarkRestore100Changed(b *testing.B) {
 	dir := project20k.gen(b, 20, 10, 100, sourceFile)
 	aTurn := func(i int) { touch(b, dir, 100, i) }
-	b.Run("walk-stat", func(b *testing.B) {
-		eachOp(b, nil, func() { walkStat(b, dir) })
-	})
+	b.Run("walk-stat", walkStat(dir))
 	b.Run("git", func(b *testing.B) {
 		g := newShadowGit(b, dir)
 		tree := g.snapshot(b)
@@ -233,7 +232,11 @@ func take(b *testing.B, s *Store, dir string) *Checkpoint {
 }
 
 // walkStat is the baseline: every entry stat'd, .git skipped.
-func walkStat(b *testing.B, dir string) {
+func walkStat(dir string) func(*testing.B) {
+	return func(b *testing.B) { eachOp(b, nil, func() { statAll(b, dir) }) }
+}
+
+func statAll(b *testing.B, dir string) {
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -325,4 +328,91 @@ func (c *cpuClock) resume() { c.start = cpuNow() }
 func (c *cpuClock) report(b *testing.B) {
 	c.pause()
 	b.ReportMetric(float64(c.used)/1e6/float64(b.N), "cpu-ms/op")
+}
+
+var project1G benchProject
+
+// randomFile is 1 MiB that does not compress, as media or model files.
+func randomFile(r *rand.Rand, _ int) []byte {
+	b := make([]byte, 1<<20)
+	for i := 0; i < len(b); i += 8 {
+		binary.LittleEndian.PutUint64(b[i:], r.Uint64())
+	}
+	return b
+}
+
+// BenchmarkLarge1GB runs on a generated project of 1 GiB (1,024 files of
+// 1 MiB) only when WISP_BENCH_LARGE=1; the project is removed after.
+func BenchmarkLarge1GB(b *testing.B) {
+	if os.Getenv("WISP_BENCH_LARGE") != "1" {
+		b.Skip("set WISP_BENCH_LARGE=1 to make and measure a 1 GiB project")
+	}
+	dir := project1G.gen(b, 16, 4, 16, randomFile)
+	b.Run("copy", func(b *testing.B) {
+		to := filepath.Join(filepath.Dir(dir), "copy")
+		defer os.RemoveAll(to)
+		eachOp(b, func(int) { os.RemoveAll(to) }, func() { copyTree(b, dir, to) })
+	})
+	b.Run("first-take", func(b *testing.B) {
+		var s *Store
+		eachOp(b, func(int) {
+			if s != nil {
+				s.Close()
+				os.RemoveAll(s.dir)
+			}
+			s = benchStore(b, dir)
+		}, func() { take(b, s, dir) })
+		b.ReportMetric(float64(dirSize(s.dir))/1e6, "store-MB")
+	})
+	b.Run("walk-stat", walkStat(dir))
+	aTurn := func(i int) { touch1M(b, dir, 10, i) }
+	b.Run("take-10-changed", func(b *testing.B) { benchTake(b, dir, 0, aTurn) })
+	b.Run("restore-10-changed", func(b *testing.B) {
+		s := benchStore(b, dir)
+		cp := take(b, s, dir)
+		eachOp(b, aTurn, func() {
+			if _, err := s.Restore(cp, RestoreOptions{}); err != nil {
+				b.Fatal(err)
+			}
+		})
+	})
+}
+
+// touch1M rewrites n of the large project's files whole.
+func touch1M(b *testing.B, dir string, n, round int) {
+	r := rand.New(rand.NewChaCha8([32]byte{byte(round), byte(touches.Add(1))}))
+	for i := range n {
+		path := filepath.Join(dir, fmt.Sprintf("pkg%02d", i%16), "sub00", fmt.Sprintf("file%03d.go", (i+round)%16))
+		if err := os.WriteFile(path, randomFile(r, i), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// copyTree copies the regular files under from to to: the least a first
+// checkpoint that keeps every byte can cost.
+func copyTree(b *testing.B, from, to string) {
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.Name() == ".git" && d.IsDir() {
+			return cmp.Or(err, filepath.SkipDir)
+		}
+		rel, _ := filepath.Rel(from, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		src, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer src.Close()
+		dst, err := os.Create(filepath.Join(to, rel))
+		if err != nil {
+			return err
+		}
+		_, err = io.Copy(dst, src)
+		return cmp.Or(err, dst.Close())
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
 }

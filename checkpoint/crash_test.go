@@ -49,8 +49,9 @@ func crashingRestore(spec string) {
 }
 
 // crashAt runs a restore of p to target in a child process killed at
-// step n, and checks that it was.
-func crashAt(t *testing.T, p *project, target *Checkpoint, step string, n int) {
+// step n, checks that it was, midway (it left temporary files), and
+// returns the project's state then, but for those files.
+func crashAt(t *testing.T, p *project, target *Checkpoint, step string, n int) map[string]string {
 	t.Helper()
 	p.store.Close()
 	cmd := exec.Command(os.Args[0])
@@ -60,6 +61,11 @@ func crashAt(t *testing.T, p *project, target *Checkpoint, step string, n int) {
 	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
 		t.Fatalf("the restoring child was not killed: %v\n%s", err, out)
 	}
+	mid := snapshot(t, p.dir)
+	if withoutTemps(mid) == 0 {
+		t.Errorf("no temporary file left: the restore was not killed midway through %s", step)
+	}
+	return mid
 }
 
 // twoStates makes a project, a checkpoint of it, and a turn that changes
@@ -99,13 +105,8 @@ func withoutTemps(state map[string]string) int {
 
 func TestARestoreKilledMidwayIsFinishedByTheNextOpen(t *testing.T) {
 	p, before, after, cp := twoStates(t)
-	crashAt(t, p, cp, "rename", 5)
-
+	mid := crashAt(t, p, cp, "rename", 5)
 	// Each file is whole: as before the restore, or as in the checkpoint.
-	mid := snapshot(t, p.dir)
-	if withoutTemps(mid) == 0 {
-		t.Error("no temporary file left: the restore did not stop midway")
-	}
 	olds, news := 0, 0
 	for k, v := range mid {
 		switch v {
@@ -140,11 +141,7 @@ func TestARestoreKilledMidwayIsFinishedByTheNextOpen(t *testing.T) {
 
 func TestARestoreKilledWhilePreparingIsRolledBack(t *testing.T) {
 	p, _, after, cp := twoStates(t)
-	crashAt(t, p, cp, "temp", 3)
-	mid := snapshot(t, p.dir)
-	if withoutTemps(mid) == 0 {
-		t.Error("no temporary file left: the restore did not stop while preparing")
-	}
+	mid := crashAt(t, p, cp, "temp", 3)
 	sameTree(t, "the project while the restore was preparing", after, mid)
 
 	p.open(Options{})

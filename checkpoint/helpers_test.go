@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"io/fs"
 	"maps"
 	"os"
@@ -90,6 +91,23 @@ func (p *project) restore(cp *Checkpoint, opts RestoreOptions) *Restored {
 		p.t.Fatalf("restore checkpoint %d: %v", cp.ID, err)
 	}
 	return res
+}
+
+// refusedRestore checks that a restore to cp fails with an error that
+// says each of says, and leaves the project and the store as they were.
+func (p *project) refusedRestore(cp *Checkpoint, says ...string) {
+	p.t.Helper()
+	before := snapshot(p.t, p.dir)
+	_, err := p.store.Restore(cp, RestoreOptions{})
+	for _, want := range says {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			p.t.Fatalf("Restore = %v, want an error that says %q", err, want)
+		}
+	}
+	sameTree(p.t, "the project after a refused restore", before, snapshot(p.t, p.dir))
+	if _, err := os.Stat(p.store.journalPath()); !errors.Is(err, fs.ErrNotExist) {
+		p.t.Errorf("a journal is left after a refused restore: %v", err)
+	}
 }
 
 // snapshot describes every entry under dir, .git and ignored files

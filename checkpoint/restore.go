@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+	"syscall"
 )
 
 // RestoreOptions say how a restore treats what changed since the turn.
@@ -167,7 +168,7 @@ func (p *plan) chooseTemps(j *journal) error {
 // fsync'd, and checks that what is to be removed can be.
 func (s *Store) prepare(p *plan) error {
 	for i, o := range p.puts {
-		err := s.writeTemp(p, o)
+		err := p.on(o, s.writeTemp)
 		s.step("temp", i+1)
 		if err != nil {
 			if isNoSpace(err) {
@@ -184,21 +185,27 @@ func (s *Store) prepare(p *plan) error {
 	return nil
 }
 
-func (s *Store) writeTemp(p *plan, o op) error {
-	root, err := p.root(o.root)
-	if err != nil {
-		return err
-	}
+func (s *Store) writeTemp(root *os.Root, o op) error {
+	uid, gid, asRoot := owner(root, o.rel)
 	if o.e.kind == kindSymlink {
-		return root.Symlink(o.e.link, o.temp)
+		err := root.Symlink(o.e.link, o.temp)
+		if err == nil && asRoot {
+			err = root.Lchown(o.temp, uid, gid)
+		}
+		return err
 	}
 	f, err := root.OpenFile(o.temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return err
 	}
 	err = s.copyObject(o.e.hash, f)
+	if err == nil && asRoot {
+		err = f.Chown(uid, gid)
+	}
 	if err == nil {
-		err = fchmod(f, o.e.perm)
+		// Never set-user or set-group-id: a restore must not make a
+		// program that runs as someone else, whatever was recorded.
+		err = fchmod(f, o.e.perm&^0o6000)
 	}
 	if err == nil {
 		err = f.Sync()
@@ -222,27 +229,33 @@ func (s *Store) apply(p *plan) error {
 		}
 	}
 	for _, o := range p.removes {
-		note(p.remove(o))
+		note(p.on(o, p.remove))
 	}
 	for _, o := range p.mkdirs {
-		note(p.mkdir(o))
+		note(p.on(o, mkdirIn))
 	}
 	for i, o := range p.puts {
-		note(p.rename(o))
+		note(p.on(o, renameIn))
 		s.step("rename", i+1)
 	}
 	for _, o := range p.chmods {
-		note(p.chmod(o))
+		note(p.on(o, chmodIn))
 	}
 	note(p.syncDirs())
 	return errors.Join(errs...)
 }
 
-func (p *plan) remove(o op) error {
+// on does the step o in its root.
+func (p *plan) on(o op, step func(*os.Root, op) error) error {
 	root, err := p.root(o.root)
-	if err == nil {
-		err = root.Remove(o.rel)
+	if err != nil {
+		return err
 	}
+	return step(root, o)
+}
+
+func (p *plan) remove(root *os.Root, o op) error {
+	err := root.Remove(o.rel)
 	switch {
 	case err == nil || errors.Is(err, fs.ErrNotExist):
 		return nil
@@ -254,27 +267,45 @@ func (p *plan) remove(o op) error {
 	return err
 }
 
-func (p *plan) mkdir(o op) error {
-	root, err := p.root(o.root)
-	if err != nil {
-		return err
-	}
+func mkdirIn(root *os.Root, o op) error {
 	// Writable by its owner until the end, when it gets its own mode: a
 	// read-only folder must still take what the restore puts in it.
-	err = root.Mkdir(o.rel, fileMode(o.e.perm|0o700)&fs.ModePerm)
+	uid, gid, asRoot := owner(root, o.rel)
+	err := root.Mkdir(o.rel, fileMode(o.e.perm|0o700)&fs.ModePerm)
 	if errors.Is(err, fs.ErrExist) {
 		if fi, serr := root.Lstat(o.rel); serr == nil && fi.IsDir() {
 			return nil
 		}
 	}
+	if err == nil && asRoot {
+		err = root.Lchown(o.rel, uid, gid)
+	}
 	return err
 }
 
-func (p *plan) rename(o op) error {
-	root, err := p.root(o.root)
-	if err == nil {
-		err = root.Rename(o.temp, o.rel)
+// owner is whom an entry a restore puts at rel belongs to, when the
+// restore runs as root (ok): the owner of what it replaces, else of the
+// folder it goes in, so that root's undo in a person's project leaves
+// the person's files. Run by the person, the files are the person's.
+func owner(root *os.Root, rel string) (uid, gid int, ok bool) {
+	if os.Geteuid() != 0 {
+		return 0, 0, false
 	}
+	for {
+		if fi, err := root.Lstat(orDot(rel)); err == nil {
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+				return int(st.Uid), int(st.Gid), true
+			}
+		}
+		if rel == "" {
+			return 0, 0, false
+		}
+		rel = parent(rel)
+	}
+}
+
+func renameIn(root *os.Root, o op) error {
+	err := root.Rename(o.temp, o.rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		// Renamed already, by the run this one finishes.
 		if _, serr := root.Lstat(o.rel); serr == nil {
@@ -284,11 +315,7 @@ func (p *plan) rename(o op) error {
 	return err
 }
 
-func (p *plan) chmod(o op) error {
-	root, err := p.root(o.root)
-	if err != nil {
-		return err
-	}
+func chmodIn(root *os.Root, o op) error {
 	fi, err := root.Lstat(o.rel)
 	if err != nil || !fi.IsDir() {
 		return err // never through a link put there meanwhile
@@ -298,22 +325,21 @@ func (p *plan) chmod(o op) error {
 
 func (p *plan) syncDirs() error {
 	var errs []error
-	for key := range p.touched {
-		root, err := p.root(key.root)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		d, err := root.Open(orDot(key.rel))
-		if err == nil {
-			err = d.Sync()
-			d.Close()
-		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, err)
-		}
+	for dir := range p.touched {
+		errs = append(errs, p.on(dir, syncDirIn))
 	}
 	return errors.Join(errs...)
+}
+
+func syncDirIn(root *os.Root, dir op) error {
+	d, err := root.Open(orDot(dir.rel))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // removed since
+	} else if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
 
 func orDot(rel string) string {

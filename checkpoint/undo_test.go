@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -350,4 +351,42 @@ func TestRootsOverTheCapAreRefused(t *testing.T) {
 	}
 	p.write(map[string]string{".gitignore": "big/\n"})
 	p.take("with big/ ignored")
+}
+
+func TestARestoreNeverMakesASetIDProgram(t *testing.T) {
+	p := newProject(t, Options{})
+	p.write(map[string]string{"tool": "#!/bin/sh\n"})
+	chmod(t, p.path("tool"), 0o755|os.ModeSetuid|os.ModeSetgid)
+	cp := p.take("before")
+	os.Remove(p.path("tool"))
+	p.restore(cp, RestoreOptions{})
+	if fi, err := os.Stat(p.path("tool")); err != nil || fi.Mode() != 0o755 {
+		t.Errorf("tool after the undo: %v %v, want -rwxr-xr-x", fi.Mode(), err)
+	}
+}
+
+// Root's undo in a person's project (sudo wisp) leaves the person's files
+// theirs, as they were.
+func TestRootsRestoreKeepsOwners(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("only root makes files of another owner")
+	}
+	const uid, gid = 4242, 4243
+	p := newProject(t, Options{})
+	p.write(map[string]string{"a.txt": "a\n", "dir/b.txt": "b\n", "l@": "a.txt"})
+	filepath.Walk(p.dir, func(path string, _ os.FileInfo, _ error) error { return os.Lchown(path, uid, gid) })
+	cp := p.take("before")
+	os.RemoveAll(p.path("dir"))
+	os.Remove(p.path("l"))
+	p.write(map[string]string{"a.txt": "changed by root\n"})
+	p.restore(cp, RestoreOptions{})
+	for _, rel := range []string{"a.txt", "dir", "dir/b.txt", "l"} {
+		fi, err := os.Lstat(p.path(rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st := fi.Sys().(*syscall.Stat_t); st.Uid != uid || st.Gid != gid {
+			t.Errorf("%s after root's undo belongs to %d:%d, want %d:%d", rel, st.Uid, st.Gid, uid, gid)
+		}
+	}
 }

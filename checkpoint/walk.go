@@ -408,7 +408,7 @@ func (s *Store) finish(node *dirNode, write bool) (hash, error) {
 
 func hashOnly(f *os.File) (hash, int64, error) {
 	sum := sha256.New()
-	n, err := io.Copy(sum, readerOnly{f})
+	n, err := copyBuffered(sum, readerOnly{f})
 	var h hash
 	sum.Sum(h[:0])
 	return h, n, err
