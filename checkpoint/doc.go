@@ -25,6 +25,11 @@
 // checkpoint does not record, a restore never removes: a folder that holds
 // such entries is kept, and said to be.
 //
+// A restore puts back content, the permission bits (never a set-id bit)
+// and link targets; not times (a restored file is new to build tools, so
+// they rebuild it), owners (as root, an entry takes the owner of what it
+// replaces), extended attributes, or hard links between files.
+//
 // [Store.Restore] brings the roots back to a checkpoint: it first takes a
 // checkpoint of the present (so the restore can itself be undone), writes
 // every file it will put back as a temporary file beside it (fsync'd), and

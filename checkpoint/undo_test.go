@@ -390,3 +390,48 @@ func TestRootsRestoreKeepsOwners(t *testing.T) {
 		}
 	}
 }
+
+// A link in a root is recorded as a link: the checkpoint never reads
+// what it points to, so a link to a secret outside the roots puts no copy
+// of the secret in wisp's home.
+func TestCheckpointsNeverFollowALinkOut(t *testing.T) {
+	secret := filepath.Join(t.TempDir(), "secret")
+	const content = "a secret outside the roots: 5b2f0c1e\n"
+	if err := os.WriteFile(secret, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := newProject(t, Options{})
+	p.write(map[string]string{"leak@": secret, "dir/up@": "../../..", "a.txt": "a\n"})
+	cp := p.take("before")
+	filepath.WalkDir(p.store.dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if data, _ := os.ReadFile(path); strings.Contains(string(data), "5b2f0c1e") {
+				t.Errorf("the store holds the secret, in %s", path)
+			}
+		}
+		return nil
+	})
+	os.Remove(p.path("leak"))
+	p.restore(cp, RestoreOptions{})
+	if target, err := os.Readlink(p.path("leak")); err != nil || target != secret {
+		t.Errorf("leak after the undo: %q, %v; want the link back", target, err)
+	}
+}
+
+// The store holds copies of the project's files: only its owner may read
+// it.
+func TestTheStoreIsPrivate(t *testing.T) {
+	p := newProject(t, Options{})
+	p.write(map[string]string{"a.txt": "a\n"})
+	p.take("before")
+	filepath.WalkDir(filepath.Join(p.home, "checkpoints"), func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			t.Fatal(err)
+		}
+		fi, _ := d.Info()
+		if fi.Mode().Perm()&0o077 != 0 {
+			t.Errorf("%s is %v: others may read it", path, fi.Mode())
+		}
+		return nil
+	})
+}
