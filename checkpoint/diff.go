@@ -111,23 +111,6 @@ func (s *Store) compareEntry(root, rel string, w, n *entry, parent *dirNode, out
 	return s.compare(root, c.Path, wasKids, c.node, out)
 }
 
-// hasUnrecorded reports whether the folder found holds anything a
-// checkpoint leaves out, however deep: a restore keeps such a folder.
-func (n *dirNode) hasUnrecorded() bool {
-	if n == nil {
-		return false
-	}
-	if n.unrecorded > 0 {
-		return true
-	}
-	for _, kid := range n.kids {
-		if kid.hasUnrecorded() {
-			return true
-		}
-	}
-	return false
-}
-
 // lookupPath finds the entry at rel in the tree h, or nil.
 func (s *Store) lookupPath(h hash, rel string) (*entry, error) {
 	var e *entry
