@@ -1,7 +1,9 @@
 package checkpoint
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -75,5 +77,68 @@ func TestACheckpointOnAFullDiskIsRefused(t *testing.T) {
 	}
 	if list, _ := p.store.List(); len(list) != 0 {
 		t.Errorf("a checkpoint was recorded: %+v", list[0])
+	}
+}
+
+// xfsDisk mounts a new XFS file system with reflinks (a loop device on an
+// image in a temporary folder) for as long as the test runs.
+func xfsDisk(t *testing.T) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a file system needs root")
+	}
+	if _, err := exec.LookPath("mkfs.xfs"); err != nil {
+		t.Skip("no mkfs.xfs (Debian's xfsprogs) to make a file system that clones")
+	}
+	img := filepath.Join(t.TempDir(), "xfs.img")
+	dir := t.TempDir()
+	if err := os.WriteFile(img, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(img, 512<<20); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command("mkfs.xfs", "-q", "-m", "reflink=1", img).CombinedOutput(); err != nil {
+		t.Fatalf("mkfs.xfs: %v\n%s", err, out)
+	}
+	if out, err := exec.Command("mount", "-o", "loop", img, dir).CombinedOutput(); err != nil {
+		testenv.NeedKernel(t, false, fmt.Sprintf("no loop device to mount XFS on: %v %s", err, out))
+	}
+	t.Cleanup(func() { exec.Command("umount", dir).Run() })
+	return dir
+}
+
+// diskUsed is the bytes in use on the file system that holds dir.
+func diskUsed(t *testing.T, dir string) int64 {
+	t.Helper()
+	var st unix.Statfs_t
+	unix.Sync()
+	if err := unix.Statfs(dir, &st); err != nil {
+		t.Fatal(err)
+	}
+	return int64(st.Blocks-st.Bfree) * st.Bsize
+}
+
+// Where the store and the project share a file system that clones (XFS,
+// btrfs; APFS on a Mac), a first checkpoint costs no data blocks.
+func TestACheckpointByClonesCostsNoDataBlocks(t *testing.T) {
+	disk := xfsDisk(t)
+	p := &project{t: t, dir: filepath.Join(disk, "project"), home: filepath.Join(disk, "home")}
+	os.Mkdir(p.dir, 0o755)
+	files := map[string]string{}
+	for i := range 64 {
+		files[fmt.Sprintf("f%02d.bin", i)] = binaryContent(byte(i)) + strings.Repeat(fmt.Sprint(i), 1<<19)
+	}
+	p.write(files)
+	p.open(Options{})
+	before := diskUsed(t, disk)
+	cp := p.take("before")
+	if used := diskUsed(t, disk) - before; used > cp.Roots[0].Bytes/10 {
+		t.Errorf("a checkpoint of %d bytes used %d bytes of the disk: it copied, not cloned", cp.Roots[0].Bytes, used)
+	}
+	os.Remove(p.path("f00.bin"))
+	p.restore(cp, RestoreOptions{})
+	if data, _ := os.ReadFile(p.path("f00.bin")); string(data) != files["f00.bin"] {
+		t.Errorf("f00.bin after the undo holds %d bytes, want %d", len(data), len(files["f00.bin"]))
 	}
 }
