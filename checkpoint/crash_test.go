@@ -12,7 +12,8 @@ import (
 )
 
 // crashEnv asks the test binary, run as a child, to restore and to be
-// killed at a step: "step:n:store:project:target".
+// killed at a step: "step:n:store:project:target:keep" (keep: one path
+// the restore keeps, or none).
 const crashEnv = "WISP_CHECKPOINT_CRASH"
 
 func TestMain(m *testing.M) {
@@ -27,7 +28,7 @@ func TestMain(m *testing.M) {
 // crashingRestore is the child that a crash test kills: it restores, and
 // SIGKILLs itself right after the step it was told.
 func crashingRestore(spec string) {
-	f := strings.SplitN(spec, ":", 5)
+	f := strings.SplitN(spec, ":", 6)
 	n, _ := strconv.Atoi(f[1])
 	id, _ := strconv.Atoi(f[4])
 	s, err := Open(f[2], Options{})
@@ -42,7 +43,11 @@ func crashingRestore(spec string) {
 	}
 	target, err := s.Get(id)
 	if err == nil {
-		_, err = s.Restore(target, RestoreOptions{})
+		var keep []string
+		if f[5] != "" {
+			keep = []string{f[5]}
+		}
+		_, err = s.Restore(target, RestoreOptions{Keep: keep})
 	}
 	fmt.Printf("the restore was not killed at %s %d: %v\n", f[0], n, err)
 	os.Exit(1)
@@ -51,11 +56,11 @@ func crashingRestore(spec string) {
 // crashAt runs a restore of p to target in a child process killed at
 // step n, checks that it was, midway (it left temporary files), and
 // returns the project's state then, but for those files.
-func crashAt(t *testing.T, p *project, target *Checkpoint, step string, n int) map[string]string {
+func crashAt(t *testing.T, p *project, target *Checkpoint, step string, n int, keep string) map[string]string {
 	t.Helper()
 	p.store.Close()
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s:%d:%s:%s:%d", crashEnv, step, n, Dir(p.home, p.dir), p.dir, target.ID))
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%s:%d:%s:%s:%d:%s", crashEnv, step, n, Dir(p.home, p.dir), p.dir, target.ID, keep))
 	out, err := cmd.CombinedOutput()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
@@ -105,7 +110,8 @@ func withoutTemps(state map[string]string) int {
 
 func TestARestoreKilledMidwayIsFinishedByTheNextOpen(t *testing.T) {
 	p, before, after, cp := twoStates(t)
-	mid := crashAt(t, p, cp, "rename", 5)
+	kept := p.path("d1/f4.txt")
+	mid := crashAt(t, p, cp, "rename", 5, kept)
 	// Each file is whole: as before the restore, or as in the checkpoint.
 	olds, news := 0, 0
 	for k, v := range mid {
@@ -130,6 +136,7 @@ func TestARestoreKilledMidwayIsFinishedByTheNextOpen(t *testing.T) {
 	if rec == nil || !rec.Finished || rec.Target != cp.ID {
 		t.Fatalf("Recovered() = %+v, want the restore to %d finished", rec, cp.ID)
 	}
+	before["d1/f4.txt"] = after["d1/f4.txt"] // kept, by the restore and by its finish
 	sameTree(t, "the project once the restore is finished", before, snapshot(t, p.dir))
 	redo, err := p.store.Get(rec.Redo)
 	if err != nil {
@@ -141,7 +148,7 @@ func TestARestoreKilledMidwayIsFinishedByTheNextOpen(t *testing.T) {
 
 func TestARestoreKilledWhilePreparingIsRolledBack(t *testing.T) {
 	p, _, after, cp := twoStates(t)
-	mid := crashAt(t, p, cp, "temp", 3)
+	mid := crashAt(t, p, cp, "temp", 3, "")
 	sameTree(t, "the project while the restore was preparing", after, mid)
 
 	p.open(Options{})
