@@ -136,7 +136,12 @@ func (s *suite) debianSource(name, version, dir string) error {
 		return err
 	}
 	if _, err := s.outputIn(download, nil, "apt-get", append(apt, "source", "--download-only", name+"="+version)...); err != nil {
-		return err
+		// Another release (Ubuntu's, a later Debian) has its own version:
+		// take the one its sources offer.
+		fmt.Fprintf(s.progress, "compat: %s=%s is not to be had here, so %s's own version: %v\n", name, version, name, lastLines(err.Error(), 1))
+		if _, err := s.outputIn(download, nil, "apt-get", append(apt, "source", "--download-only", name)...); err != nil {
+			return err
+		}
 	}
 	dsc, err := filepath.Glob(filepath.Join(download, name+"_*.dsc"))
 	if err != nil || len(dsc) != 1 {
@@ -272,4 +277,9 @@ func withDebSrcLines(text string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
 }

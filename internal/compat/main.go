@@ -85,12 +85,14 @@ func mainStatus(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "compat: %v\n", err)
 		return 2
 	}
+	start := time.Now()
 	verdicts, shTrue, err := s.runAll(ps, stdout)
 	if err != nil {
 		fmt.Fprintf(stderr, "compat: %v\n", err)
 		return 2
 	}
 	printSummary(stdout, s.account, summarize(verdicts), shTrue, loadAverage())
+	fmt.Fprintf(stdout, "compat: took %s, fetching and warming the account included\n", time.Since(start).Round(time.Second))
 	if failed(verdicts) {
 		return 1
 	}
@@ -126,7 +128,46 @@ func newSuite(o options, progress io.Writer) (*suite, error) {
 	if err := s.checkDir(); err != nil {
 		return nil, err
 	}
+	if s.wisp, err = installWisp(s.wisp, filepath.Join(s.dir, "wisp")); err != nil {
+		return nil, err
+	}
 	return s, nil
+}
+
+// installWisp copies wisp and the binaries beside it that it runs
+// (wisp-sandbox, wisp-agent) into dir, as an install would, and returns
+// the copy of wisp: the person may not reach the folder they were built
+// in (a clone in root's home), and wisp runs a helper only from a folder
+// no one else may write.
+func installWisp(wisp, dir string) (string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		return "", err
+	}
+	for _, name := range []string{filepath.Base(wisp), "wisp-sandbox", "wisp-agent"} {
+		from := filepath.Join(filepath.Dir(wisp), name)
+		info, err := os.Stat(from)
+		if errors.Is(err, os.ErrNotExist) && name != filepath.Base(wisp) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		tmp := filepath.Join(dir, "."+name+".new")
+		os.Remove(tmp)
+		if err := copyFile(from, tmp, info); err != nil {
+			return "", err
+		}
+		if err := os.Chmod(tmp, 0o755); err != nil {
+			return "", err
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
+			return "", err
+		}
+	}
+	return filepath.Join(dir, filepath.Base(wisp)), nil
 }
 
 // tools are the commands the projects and their fetching need, on the
@@ -239,7 +280,7 @@ func (s *suite) wispVersion() string {
 	if err != nil {
 		return "wisp (version unknown: " + err.Error() + ")"
 	}
-	return strings.TrimSpace(out2line(string(out)))
+	return strings.TrimSpace(firstLine(string(out)))
 }
 
 func (s *suite) bwrapVersion() string {
@@ -250,12 +291,7 @@ func (s *suite) bwrapVersion() string {
 	if err != nil {
 		return s.bwrap
 	}
-	return strings.TrimSpace(out2line(string(out)))
-}
-
-func out2line(s string) string {
-	line, _, _ := strings.Cut(s, "\n")
-	return line
+	return strings.TrimSpace(firstLine(string(out)))
 }
 
 // loadAverage is the machine's one-minute load, beside the figures.

@@ -25,17 +25,23 @@ type project struct {
 	Command string
 }
 
-// goProject is a Go module's tests, in a writable copy of the module as the
-// module cache holds it.
-func goProject(name, module, version, packages, about string) project {
+// goProject is a Go module's tests (go test's arguments after -count=1),
+// in a writable copy of the module as the module cache holds it.
+func goProject(name, module, version, args, about string) project {
 	return project{
 		Name:    name,
 		About:   about,
 		fetch:   func(s *suite, dir string) error { return s.goModule(module, version, dir) },
-		Warm:    "go test -count=1 -run '^$' " + packages,
-		Command: "go test -count=1 " + packages,
+		Warm:    "go test -count=1 -run '^$' " + args,
+		Command: "go test -count=1 " + args,
 	}
 }
+
+// pluginGracefulExit are go-plugin's tests that fail when a plugin does not
+// exit gracefully in time; bare, on this machine, a different few of them
+// fail each run (a race in go-plugin's shutdown: closing the client gets
+// "unexpected EOF" when the plugin exits first).
+const pluginGracefulExit = "^TestClient_(Stderr|StderrJSON|TLS|TLS_grpc|grpc|logger|reattach|reattachGRPC|reattachNoProtocol|testInterface|textLogLevel)$"
 
 //go:embed scripts/git-session.sh
 var gitSession string
@@ -52,8 +58,8 @@ var projects = []project{
 		"github.com/google/uuid's tests: a module with no dependencies, the baseline"),
 	goProject("go-systemd", "github.com/coreos/go-systemd/v22", "v22.7.0", "./activation ./daemon ./internal/dlopen ./unit ./util",
 		"github.com/coreos/go-systemd's tests that need no running systemd or system bus: socket activation and sd_notify over Unix datagram sockets in /tmp"),
-	goProject("go-plugin", "github.com/hashicorp/go-plugin", "v1.8.0", "./...",
-		"github.com/hashicorp/go-plugin's tests: plugins as subprocesses over gRPC and net/rpc, on Unix sockets"),
+	goProject("go-plugin", "github.com/hashicorp/go-plugin", "v1.8.0", "-skip '"+pluginGracefulExit+"' ./...",
+		"github.com/hashicorp/go-plugin's tests: plugins as subprocesses over gRPC and net/rpc, on Unix sockets (less 11 that fail bare now and then on a race of their own)"),
 	goProject("go-sh", "mvdan.cc/sh/v3", "v3.14.1", "./expand ./fileutil ./interp ./pattern ./shell",
 		"mvdan.cc/sh's interpreter tests (not the parser's and shfmt's, for time): files, pipes, and setuid and setgid bits on their own temp files"),
 	{

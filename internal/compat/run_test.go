@@ -105,6 +105,11 @@ func TestExecAs(t *testing.T) {
 	}
 	pid, err := os.ReadFile(pidFile)
 	must(t, err)
+	// A killed process closes its files (which ends the run's Wait)
+	// a moment before it is a zombie: give it that moment.
+	for deadline := time.Now().Add(5 * time.Second); alive(strings.TrimSpace(string(pid))) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
 	if alive(strings.TrimSpace(string(pid))) {
 		t.Errorf("the run's background process %s outlived its time limit", strings.TrimSpace(string(pid)))
 	}
@@ -140,4 +145,30 @@ func alive(pid string) bool {
 	}
 	_, rest, _ := strings.Cut(string(stat), ") ")
 	return !strings.HasPrefix(rest, "Z")
+}
+
+// TestInstallWisp: the suite runs copies of wisp and its helpers, made as
+// an install makes them, in a folder of its own.
+func TestInstallWisp(t *testing.T) {
+	built, dir := t.TempDir(), filepath.Join(t.TempDir(), "wisp")
+	must(t, os.WriteFile(filepath.Join(built, "wisp"), []byte("wisp"), 0o700))
+	must(t, os.WriteFile(filepath.Join(built, "wisp-sandbox"), []byte("helper"), 0o700))
+	got, err := installWisp(filepath.Join(built, "wisp"), dir)
+	must(t, err)
+	if got != filepath.Join(dir, "wisp") {
+		t.Errorf("installWisp = %s", got)
+	}
+	for name, body := range map[string]string{"wisp": "wisp", "wisp-sandbox": "helper"} {
+		info, err := os.Stat(filepath.Join(dir, name))
+		data, _ := os.ReadFile(filepath.Join(dir, name))
+		if err != nil || info.Mode().Perm() != 0o755 || string(data) != body {
+			t.Errorf("%s: %v, %v, %q: want a 0755 copy", name, info, err, data)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "wisp-agent")); err == nil {
+		t.Error("a wisp-agent appeared that was never built")
+	}
+	if _, err := installWisp(filepath.Join(built, "nowisp"), dir); err == nil {
+		t.Error("installWisp of a wisp that is not there succeeded")
+	}
 }

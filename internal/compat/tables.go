@@ -21,23 +21,29 @@ var itemTitles = map[int]string{
 // no longer seen ("remove its entry"), and on any failure under wisp that
 // no entry (and no trust.md passage) explains.
 var known = []knownEntry{
-	// npm install: EROFS … ~/.npm/_cacache/tmp/…
-	{Project: "npm-concat-map", Item: 1, Signature: regexp.MustCompile(`EROFS[^\n]*/\.npm/`)},
-	// go: could not create module cache / mkdir ~/.cache: read-only file system
-	{Project: "go-uuid", Accounts: []account{fresh}, Item: 3, Signature: regexp.MustCompile(`mkdir [^\n]*/(\.cache|go)\b[^\n]*: read-only file system`)},
-	{Project: "go-systemd", Accounts: []account{fresh}, Item: 3, Signature: regexp.MustCompile(`mkdir [^\n]*/(\.cache|go)\b[^\n]*: read-only file system`)},
-	{Project: "go-plugin", Accounts: []account{fresh}, Item: 3, Signature: regexp.MustCompile(`mkdir [^\n]*/(\.cache|go)\b[^\n]*: read-only file system`)},
-	{Project: "go-sh", Accounts: []account{fresh}, Item: 3, Signature: regexp.MustCompile(`mkdir [^\n]*/(\.cache|go)\b[^\n]*: read-only file system`)},
-	// listen unixgram /tmp/…: socket: operation not permitted
-	{Project: "go-systemd", Accounts: []account{warm}, Item: 4, Signature: regexp.MustCompile(`listen unix[^\n]*: socket: operation not permitted`)},
-	{Project: "go-plugin", Accounts: []account{warm}, Item: 4, Signature: regexp.MustCompile(`unix[^\n]*socket: operation not permitted`)},
-	// multiprocessing.Manager(), and socketserver's cases skipped
-	{Project: "python-socketserver", Item: 4, Signature: regexp.MustCompile(`PermissionError: \[Errno 1\] Operation not permitted`)},
-	// chmod u+s / g+s of the test's own temp files
-	{Project: "go-sh", Accounts: []account{warm}, Item: 5, Signature: regexp.MustCompile(`chmod [ug]\+s`)},
-	// git branch --set-upstream-to: the repository's config is read-only
+	{Project: "npm-concat-map", Item: 1, Signature: npmCacheRefused},
+	{Project: "go-uuid", Accounts: []account{fresh}, Item: 3, Signature: goCacheMissing},
+	{Project: "go-systemd", Accounts: []account{fresh}, Item: 3, Signature: goCacheMissing},
+	{Project: "go-plugin", Accounts: []account{fresh}, Item: 3, Signature: goCacheMissing},
+	{Project: "go-sh", Accounts: []account{fresh}, Item: 3, Signature: goCacheMissing},
+	{Project: "go-systemd", Accounts: []account{warm}, Item: 4, Signature: goListenUnixRefused},
+	{Project: "go-plugin", Accounts: []account{warm}, Item: 4, Signature: goListenUnixRefused},
+	// Six of socketserver's cases skip, and multiprocessing.Manager() fails.
+	{Project: "python-socketserver", Item: 4, Signature: regexp.MustCompile(`Cannot create server [^\n]*\[Errno 1\] Operation not permitted`)},
+	// The interpreter's tests chmod u+s and g+s their own temp files.
+	{Project: "go-sh", Accounts: []account{warm}, Item: 5, Signature: regexp.MustCompile(`chmod: changing permissions of '[^']*': Operation not permitted`)},
+	// git branch --set-upstream-to: the repository's config is read-only.
 	{Project: "git-session", Item: 7, Signature: regexp.MustCompile(`no upstream configured for branch 'main'`)},
 }
+
+var (
+	// npm install: EROFS … ~/.npm/_cacache/tmp/…
+	npmCacheRefused = regexp.MustCompile(`EROFS[^\n]*/\.npm\b`)
+	// go: mkdir ~/.cache: read-only file system; could not create module cache: mkdir ~/go
+	goCacheMissing = regexp.MustCompile(`mkdir [^\n]*/(\.cache|go)\b[^\n]*: read-only file system`)
+	// listen unix(gram) /tmp/…: socket: operation not permitted
+	goListenUnixRefused = regexp.MustCompile(`listen unix[^\n]*: socket: operation not permitted`)
+)
 
 // trusted is the table of differences docs/trust.md names, which the suite
 // accepts for good, saying which passage on the line. It is empty: each
