@@ -258,6 +258,10 @@ func (s *suite) runAll(ps []project, stdout io.Writer) ([]verdict, time.Duration
 // failure that would fail the suite or mislead is run again once.
 func (s *suite) projectResult(p project, src string, i int) (result, error) {
 	r := result{Project: p.Name, Runs: map[mode]run{}}
+	old, _ := filepath.Glob(filepath.Join(s.dir, "logs", string(s.account), p.Name+".*.log"))
+	for _, log := range old { // a last run's second tries would mislead
+		os.Remove(log)
+	}
 	var err error
 	for k := range modes {
 		m := modes[(i+k)%len(modes)]

@@ -2,6 +2,7 @@ package main
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -80,7 +81,7 @@ func TestJudge(t *testing.T) {
 			for _, k := range v.Known {
 				items = append(items, k.Item)
 			}
-			if !equalInts(items, tt.items) {
+			if !slices.Equal(items, tt.items) {
 				t.Errorf("known items %v, want %v", items, tt.items)
 			}
 			if (v.Trust != nil) != tt.trust {
@@ -99,18 +100,6 @@ func TestJudge(t *testing.T) {
 			}
 		})
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestWispNotes(t *testing.T) {
@@ -135,7 +124,7 @@ func TestSummarize(t *testing.T) {
 	if s.Projects != 5 || s.AsBare != 3 || s.Problems != 1 || s.Trusted != 0 {
 		t.Errorf("summary %+v: want 5 projects, 3 as bare, 1 problem", s)
 	}
-	if !equalInts(s.Known, []int{4}) {
+	if !slices.Equal(s.Known, []int{4}) {
 		t.Errorf("known items %v, want [4]", s.Known)
 	}
 	// wisp/bare over a, b, c (1.1, 1.0, 3.0): a failed run's time counts for nothing.

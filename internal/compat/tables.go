@@ -21,7 +21,9 @@ var itemTitles = map[int]string{
 // no longer seen ("remove its entry"), and on any failure under wisp that
 // no entry (and no trust.md passage) explains.
 var known = []knownEntry{
-	{Project: "npm-concat-map", Item: 1, Signature: npmCacheRefused},
+	{Project: "npm-concat-map", Accounts: []account{warm}, Item: 1, Signature: npmCacheRefused},
+	// With no ~/.npm yet, npm's mkdir of it fails, said as ENOENT.
+	{Project: "npm-concat-map", Accounts: []account{fresh}, Item: 1, Signature: regexp.MustCompile(`ENOENT: no such file or directory, mkdir '[^']*/\.npm'`)},
 	{Project: "go-uuid", Accounts: []account{fresh}, Item: 3, Signature: goCacheMissing},
 	{Project: "go-systemd", Accounts: []account{fresh}, Item: 3, Signature: goCacheMissing},
 	{Project: "go-plugin", Accounts: []account{fresh}, Item: 3, Signature: goCacheMissing},
@@ -38,7 +40,7 @@ var known = []knownEntry{
 
 var (
 	// npm install: EROFS … ~/.npm/_cacache/tmp/…
-	npmCacheRefused = regexp.MustCompile(`EROFS[^\n]*/\.npm\b`)
+	npmCacheRefused = regexp.MustCompile(`EROFS[^\n]*/\.npm/`)
 	// go: mkdir ~/.cache: read-only file system; could not create module cache: mkdir ~/go
 	goCacheMissing = regexp.MustCompile(`mkdir [^\n]*/(\.cache|go)\b[^\n]*: read-only file system`)
 	// listen unix(gram) /tmp/…: socket: operation not permitted

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -24,15 +25,11 @@ func TestKnownEntries(t *testing.T) {
 		if k.Signature == nil || k.Signature.String() == "" {
 			t.Errorf("known entry for %s, item %d: no signature, so it would excuse any failure", k.Project, k.Item)
 		}
-		accounts := k.Accounts
-		if len(accounts) == 0 {
-			accounts = []account{warm, fresh}
-		}
-		for _, a := range accounts {
+		for _, a := range accountsOf(k) {
 			if a != warm && a != fresh {
 				t.Errorf("known entry for %s: no account %q", k.Project, a)
 			}
-			key := k.Project + "/" + string(a) + "/" + string(rune('0'+k.Item))
+			key := fmt.Sprint(k.Project, a, k.Item)
 			if seen[key] {
 				t.Errorf("known entry for %s, item %d, %s account: twice", k.Project, k.Item, a)
 			}
@@ -137,4 +134,66 @@ var notSlug = regexp.MustCompile(`[^\p{L}\p{N}\- ]`)
 
 func slug(title string) string {
 	return strings.ReplaceAll(notSlug.ReplaceAllString(strings.ToLower(title), ""), " ", "-")
+}
+
+// TestKnownSignaturesMatchWhatWasSeen holds each known entry to the
+// failure it was written for: testdata/seen/PROJECT.ACCOUNT.txt is an
+// excerpt of wisp's run of that project in that account, as the suite saw
+// it before issue 32's fixes. An entry must match its own excerpt, and an
+// item's signature must not match another project's excerpt, where a
+// different item (or none) fails it.
+func TestKnownSignaturesMatchWhatWasSeen(t *testing.T) {
+	seen := map[string]string{}
+	files, err := filepath.Glob(filepath.Join("testdata", "seen", "*.txt"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no excerpts in testdata/seen: %v", err)
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		must(t, err)
+		seen[strings.TrimSuffix(filepath.Base(f), ".txt")] = string(data)
+	}
+	for _, k := range known {
+		for _, a := range accountsOf(k) {
+			key := k.Project + "." + string(a)
+			text, ok := seen[key]
+			if !ok {
+				t.Errorf("known entry for %s, item %d: no excerpt testdata/seen/%s.txt of the failure it names", k.Project, k.Item, key)
+				continue
+			}
+			if !k.Signature.MatchString(text) {
+				t.Errorf("known entry for %s, item %d, %s account: %s does not match what was seen:\n%s", k.Project, k.Item, a, k.Signature, text)
+			}
+		}
+	}
+	for key, text := range seen {
+		project, acct, _ := strings.Cut(key, ".")
+		for _, k := range known {
+			if k.Project == project || k.Signature == nil {
+				continue
+			}
+			if applies(k, account(acct)) && k.Signature.MatchString(text) && !explainedBy(project, account(acct), k.Item) {
+				t.Errorf("item %d's signature for %s (%s) matches %s's failure, which it does not explain", k.Item, k.Project, k.Signature, key)
+			}
+		}
+	}
+}
+
+func accountsOf(k knownEntry) []account {
+	if len(k.Accounts) == 0 {
+		return []account{warm, fresh}
+	}
+	return k.Accounts
+}
+
+func applies(k knownEntry, a account) bool { return slices.Contains(accountsOf(k), a) }
+
+// explainedBy says whether project's failure in a is, by the table, item's.
+func explainedBy(project string, a account, item int) bool {
+	for _, k := range known {
+		if k.Project == project && k.Item == item && applies(k, a) {
+			return true
+		}
+	}
+	return false
 }
