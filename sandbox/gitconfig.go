@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // gitEntry is one setting of a git config file: section, subsection (as
@@ -271,10 +272,13 @@ func formatGitConfig(entries []gitEntry) []byte {
 	return []byte(b.String())
 }
 
-func quoteGitValue(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`, "\b", `\b`)
-	return `"` + r.Replace(s) + `"`
-}
+func quoteGitValue(s string) string { return `"` + gitValueEscaper().Replace(s) + `"` }
+
+// gitValueEscaper is made once, when first needed: a replacer built for
+// each value made the put-back of a config with many settings take seconds.
+var gitValueEscaper = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`, "\b", `\b`)
+})
 
 // gitConfigSafe reports whether git reads e as data only: it names no
 // program, hook, filter, helper, include, other repository or path that
