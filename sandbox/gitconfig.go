@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -368,9 +369,36 @@ func gitConfigValue(config, section, key string) string {
 	return value
 }
 
-// maxControlFile bounds what wisp reads of one git control file: git's
-// own config files are a few kilobytes.
+// maxControlFile bounds what wisp reads of one git config file, and keeps
+// of any control file to put it back: git's own config files are a few
+// kilobytes. A larger control file is compared by its digest (fileState);
+// a larger config, whose includes and hooks wisp could not follow, stops
+// every confined command until it is made smaller (followable).
 const maxControlFile = 1 << 20
+
+// followable returns a *GitUncheckedError when config is a file too large
+// for wisp to read: what it names would go unwatched.
+func followable(config string) error {
+	info, err := os.Lstat(config)
+	if err != nil || !info.Mode().IsRegular() || info.Size() <= maxControlFile {
+		return nil
+	}
+	return &GitUncheckedError{Path: config, Size: info.Size()}
+}
+
+// GitUncheckedError says why no confined command runs: a git config file
+// that git reads for what it runs is too large for wisp to follow, so a
+// hook or include it names could change unseen.
+type GitUncheckedError struct {
+	Path string
+	Size int64
+}
+
+func (e *GitUncheckedError) Error() string {
+	return fmt.Sprintf("sandbox: wisp cannot check the git config %s: it is %s, more than the %s wisp reads of one, "+
+		"so a hook or include it names could be changed unseen; git's own config files are a few kilobytes: make it smaller",
+		e.Path, sizeText(e.Size), sizeText(maxControlFile))
+}
 
 // readSmall reads a regular file of at most maxControlFile bytes, never
 // through a link at its last component and never blocking on a FIFO a

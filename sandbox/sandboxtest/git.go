@@ -202,7 +202,7 @@ func (p *gitProject) attackConfined(c gitCase) {
 	target := filepath.Join(p.proj, c.target)
 	covered := slices.Contains(spec.Protected, target) && !unprotected(checked, target)
 	before := treeState(target)
-	snap := spec.SnapshotGit()
+	snap := mustSnapshot(p.t, spec)
 	out, code := p.s.confined(spec, p.env()+c.attack)
 	p.t.Logf("confined attack: status %d\n%s", code, out)
 	if covered {
@@ -227,6 +227,17 @@ func (p *gitProject) attackConfined(c gitCase) {
 		p.t.Errorf("%s is not kept unwritable here (reported: %v), yet the put-back does not name it: %v",
 			c.target, reason(checked, target), done)
 	}
+}
+
+// mustSnapshot takes a hold on the baseline as the runner does before a
+// confined command.
+func mustSnapshot(t *testing.T, spec sandbox.Spec) *sandbox.GitSnapshot {
+	t.Helper()
+	snap, err := spec.SnapshotGit()
+	if err != nil {
+		t.Fatalf("SnapshotGit: %v", err)
+	}
+	return snap
 }
 
 func unprotected(spec sandbox.Spec, p string) bool { return reason(spec, p) != "" }
@@ -272,7 +283,7 @@ func (s *suite) gitKeepsWhatWorks(t *testing.T) {
 	s.t = t
 	p := s.newGitProject(t, "git-works", gitCase{setup: withLib})
 	spec := p.spec()
-	snap := spec.SnapshotGit()
+	snap := mustSnapshot(t, spec)
 	line := strings.Join([]string{
 		"git commit -q --allow-empty -m confined", "git init -q sub", "git -C sub commit -q --allow-empty -m sub",
 		`git -C sub submodule -q add "$(cd ../lib && pwd)" lib`, "git -C sub commit -q -m lib",
