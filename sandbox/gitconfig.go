@@ -333,7 +333,7 @@ var safeGitKeys = map[string]safeKeys{
 // includeIf.*.path, whatever its condition), made absolute as git does:
 // against the including file's folder, ~ for the home.
 func gitIncludes(config, home string) []string {
-	data, err := readSmall(config)
+	data, err := readConfig(config)
 	if err != nil {
 		return nil
 	}
@@ -355,7 +355,7 @@ func gitIncludes(config, home string) []string {
 // gitConfigValue returns the last value config gives section.key (no
 // subsection), or "".
 func gitConfigValue(config, section, key string) string {
-	data, err := readSmall(config)
+	data, err := readConfig(config)
 	if err != nil {
 		return ""
 	}
@@ -379,7 +379,7 @@ const maxControlFile = 1 << 20
 // followable returns a *GitUncheckedError when config is a file too large
 // for wisp to read: what it names would go unwatched.
 func followable(config string) error {
-	info, err := os.Lstat(config)
+	info, err := os.Stat(config)
 	if err != nil || !info.Mode().IsRegular() || info.Size() <= maxControlFile {
 		return nil
 	}
@@ -398,6 +398,18 @@ func (e *GitUncheckedError) Error() string {
 	return fmt.Sprintf("sandbox: wisp cannot check the git config %s: it is %s, more than the %s wisp reads of one, "+
 		"so a hook or include it names could be changed unseen; git's own config files are a few kilobytes: make it smaller",
 		e.Path, sizeText(e.Size), sizeText(maxControlFile))
+}
+
+// readConfig reads a git config file as git does, through links (a
+// dotfile manager's ~/.gitconfig is one), at most maxControlFile bytes.
+// Its relative includes are still taken against the folder of the name
+// git was given, as git takes them.
+func readConfig(config string) ([]byte, error) {
+	real, err := realpath(config)
+	if err != nil {
+		return nil, err
+	}
+	return readSmall(real)
 }
 
 // readSmall reads a regular file of at most maxControlFile bytes, never

@@ -197,6 +197,13 @@ var gitAttacks = []gitAttack{
 		},
 		attack:  `mkdir -p .githooks && printf '#!/bin/sh\n"$PROGRAM"\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit`,
 		trigger: commit},
+	{name: "relative core.hooksPath from a global config that is a link (dotfiles)",
+		setup: func(f *gitFixture) {
+			f.mustSh(f.home, "mkdir dotfiles && mv .gitconfig dotfiles/gitconfig && ln -s dotfiles/gitconfig .gitconfig && "+
+				`printf '[core]\n\thooksPath = .githooks\n' >> dotfiles/gitconfig`)
+		},
+		attack:  `mkdir -p .githooks && printf '#!/bin/sh\n"$PROGRAM"\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit`,
+		trigger: commit},
 	{name: "relative core.hooksPath from the XDG config",
 		setup: func(f *gitFixture) {
 			writeFile(f.t, filepath.Join(f.home, ".config/git/config"), "[core]\n\thooksPath = hooks-here\n", 0o644)
@@ -397,6 +404,18 @@ func TestGitProtectedNamesEveryControlFile(t *testing.T) {
 	}
 	if slices.Contains(got, filepath.Join(f.proj, ".gitstore")) {
 		t.Error("the git folder a .git link leads to is protected whole: commits would fail")
+	}
+}
+
+// TestGitProtectedFollowsALinkedGlobalConfig: a ~/.gitconfig that is a
+// link into the person's dotfiles is read as git reads it, through the
+// link: the hooks folder it names in the project is kept unwritable.
+func TestGitProtectedFollowsALinkedGlobalConfig(t *testing.T) {
+	f := newGitFixture(t)
+	f.mustSh(f.home, "mkdir dotfiles && mv .gitconfig dotfiles/gitconfig && ln -s dotfiles/gitconfig .gitconfig && "+
+		`printf '[core]\n\thooksPath = .githooks\n' >> dotfiles/gitconfig`)
+	if got := f.spec().Protected; !slices.Contains(got, filepath.Join(f.proj, ".githooks")) {
+		t.Errorf("Protected lacks .githooks, which the linked ~/.gitconfig names: %v", got)
 	}
 }
 
