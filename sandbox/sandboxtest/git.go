@@ -29,6 +29,10 @@ type gitCase struct {
 	target string
 	// trigger runs unconfined, as the person, in the project.
 	trigger string
+	// overlapped starts another confined command while the attack's still
+	// holds its snapshot, and puts it back after the attack's: the served
+	// helper runs an MCP client's calls side by side (issue 26, item 2).
+	overlapped bool
 }
 
 const (
@@ -39,6 +43,17 @@ const (
 	evilCommon = "mkdir -p .git/evil && " + fsmonitor + " > .git/evil/config && ln -s ../objects .git/evil/objects && " +
 		"ln -s ../refs .git/evil/refs && cp .git/HEAD .git/evil/HEAD"
 	withLib = `git init -q ../lib && git -C ../lib commit -q --allow-empty -m lib && git submodule -q add "$(cd ../lib && pwd)" lib && git commit -q -m lib`
+	// inLib is a repository of the person's own in a subfolder, where no
+	// mode binds anything: only the put-back holds there.
+	inLib   = "git init -q lib"
+	libHook = hook + " > lib/.git/hooks/post-commit && chmod +x lib/.git/hooks/post-commit"
+	// largeHook is a hook of the person's over 1 MiB (as a compiled one
+	// is) whose second line names the program but does not run it (":"),
+	// its times kept aside; runLargeHook turns ": " into "  " in place and
+	// sets the times back, to the nanosecond: inode, size and times stay.
+	largeHook = `{ printf '#!/bin/sh\n: %s\n' "$PROGRAM"; head -c 1200000 /dev/zero | tr '\0' '#'; echo; } > lib/.git/hooks/post-commit && ` +
+		"chmod +x lib/.git/hooks/post-commit && touch -r lib/.git/hooks/post-commit .times"
+	runLargeHook = "printf '  ' | dd of=lib/.git/hooks/post-commit bs=1 seek=10 conv=notrunc status=none && touch -r .times lib/.git/hooks/post-commit"
 )
 
 var gitCases = []gitCase{
@@ -78,6 +93,10 @@ var gitCases = []gitCase{
 		setup:  "git worktree add -q ../wt",
 		attack: evilCommon + " && echo ../../evil > .git/worktrees/wt/commondir",
 		target: ".git/worktrees/wt/commondir", trigger: "cd ../wt && " + gitStatus},
+	{name: "LargeHookRewrittenInPlace", setup: inLib + " && " + largeHook, attack: runLargeHook,
+		target: "lib/.git/hooks", trigger: "cd lib && " + gitCommit},
+	{name: "HookPlantedWhileAnotherCommandStarts", attack: inLib + " && " + libHook, overlapped: true,
+		target: "lib/.git", trigger: "cd lib && " + gitCommit},
 	{name: "RepositoryMadeInASubfolder",
 		attack: `git init -q sub && git -C sub config core.fsmonitor "$PROGRAM" && ` + hook + " > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit",
 		target: "sub/.git", trigger: "cd sub && " + gitStatus + "; " + gitCommit},
@@ -213,7 +232,12 @@ func (p *gitProject) attackConfined(c gitCase) {
 			p.t.Errorf("the backend keeps %s unwritable, yet the attack changed it:\nbefore %s\nafter  %s", c.target, before, after)
 		}
 	}
-	done := snap.PutBack()
+	var other *sandbox.GitSnapshot
+	if c.overlapped { // another command starts while this one still runs
+		other = mustSnapshot(p.t, spec)
+		p.s.mustSucceed(spec, "true")
+	}
+	done := append(snap.PutBack(), other.PutBack()...)
 	p.t.Logf("put back: %s", sandbox.PutBackLine(done, p.proj))
 	for _, d := range done {
 		if d.Err != nil {
