@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -517,19 +518,43 @@ const rewriteConfigTail = `touch -r lib/.git/config .times && perl -e '
 func TestGitPutBackLargeConfigRewrittenInPlace(t *testing.T) {
 	f := newGitFixture(t)
 	spec := f.spec()
-	for _, line := range []string{
+	config := filepath.Join(f.proj, "lib/.git/config")
+	for i, line := range []string{
 		`git init -q lib && printf '[remote "x"]\n' >> lib/.git/config && yes url=a | head -n 160000 >> lib/.git/config`,
 		rewriteConfigTail,
 	} {
 		snap := mustSnapshot(t, spec)
 		out, err := f.sh(f.proj, line)
 		t.Logf("%s: %v\n%s", line, err, out)
-		t.Logf("put back: %s", describePutBacks(snap.PutBack(), f.proj))
+		done := snap.PutBack()
+		t.Logf("put back: %s", describePutBacks(done, f.proj))
+		if info, err := os.Stat(config); err == nil && info.Size() > maxControlFile {
+			t.Errorf("after command %d the put-back left lib/.git/config at %d bytes, over what wisp reads", i+1, info.Size())
+		}
 	}
 	f.sh(filepath.Join(f.proj, "lib"), "git status")
 	if f.ran() {
 		t.Fatal("the person's git status ran the fsmonitor a command wrote into a config over 1 MiB")
 	}
+}
+
+// TestGitSnapshotRefusesAConfigTooLargeToFollow: a config of the person's
+// over 1 MiB could name hooks and includes wisp would not see, so no
+// snapshot is taken, and the error says which file and what to do.
+func TestGitSnapshotRefusesAConfigTooLargeToFollow(t *testing.T) {
+	f := newGitFixture(t)
+	f.mustSh(f.proj, `git init -q lib && printf '[remote "x"]\n' >> lib/.git/config && yes url=a | head -n 200000 >> lib/.git/config`)
+	snap, err := f.spec().SnapshotGit()
+	var unchecked *GitUncheckedError
+	if !errors.As(err, &unchecked) || unchecked.Path != filepath.Join(f.proj, "lib/.git/config") {
+		snap.PutBack()
+		t.Fatalf("SnapshotGit: %v, want a GitUncheckedError for lib/.git/config", err)
+	}
+	if want := "it is 1.2 MB, more than the 1 MiB wisp reads of one"; !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "make it smaller") {
+		t.Errorf("the error reads %q, want it to say %q and what to do", err, want)
+	}
+	f.mustSh(f.proj, "rm lib/.git/config")
+	mustSnapshot(t, f.spec()).PutBack()
 }
 
 // largeHook writes a hook of the person's over 1 MiB (a program with a
@@ -547,10 +572,16 @@ const runLargeHook = `printf '  ' | dd of=lib/.git/hooks/post-commit bs=1 seek=1
 func TestGitPutBackLargeHookRewrittenInPlace(t *testing.T) {
 	f := newGitFixture(t)
 	f.mustSh(f.proj, "git init -q lib && git -C lib commit -q --allow-empty -m lib && "+largeHook)
+	if done := mustSnapshot(t, f.spec()).PutBack(); len(done) > 0 {
+		t.Fatalf("nothing changed, yet the put-back did %s", describePutBacks(done, f.proj))
+	}
 	snap := mustSnapshot(t, f.spec())
 	f.mustSh(f.proj, runLargeHook)
 	done := snap.PutBack()
-	t.Logf("put back: %s", describePutBacks(done, f.proj))
+	hook := filepath.Join(f.proj, "lib/.git/hooks/post-commit")
+	if len(done) != 1 || done[0].Path != hook || done[0].Action != "removed" || !strings.Contains(done[0].Why, "more than the 1 MiB wisp keeps a copy of") {
+		t.Errorf("the put-back did %s, want the hook removed, saying why", describePutBacks(done, f.proj))
+	}
 	f.sh(filepath.Join(f.proj, "lib"), "git commit -q --allow-empty -m next")
 	if f.ran() {
 		t.Fatal("the person's commit ran the hook over 1 MiB that a command rewrote in place")
