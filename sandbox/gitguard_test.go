@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -634,50 +635,36 @@ func otherWisp(t *testing.T, f *gitFixture) (putBack func() string, kill func())
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out strings.Builder
-	pr, pw := io.Pipe()
-	cmd.Stdout, cmd.Stderr = pw, pw
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	done := make(chan struct{})
-	leased := make(chan struct{})
-	go func() {
-		defer close(done)
-		buf := make([]byte, 4096)
-		for {
-			n, err := pr.Read(buf)
-			out.Write(buf[:n])
-			if strings.Contains(out.String(), "leased\n") && leased != nil {
-				close(leased)
-				leased = nil
-			}
-			if err != nil {
-				return
-			}
+	out := bufio.NewReader(stdout)
+	var said strings.Builder
+	for !strings.HasSuffix(said.String(), "leased\n") {
+		line, err := out.ReadString('\n')
+		said.WriteString(line)
+		if err != nil {
+			t.Fatalf("the other wisp ended before its lease:\n%s", said.String())
 		}
-	}()
-	select {
-	case <-leased:
-	case <-done:
-		t.Fatalf("the other wisp ended before its lease:\n%s", out.String())
 	}
 	putBack = func() string {
 		stdin.Close()
-		err := cmd.Wait()
-		pw.Close()
-		<-done
-		if err != nil {
-			t.Fatalf("the other wisp failed: %v\n%s", err, out.String())
+		rest, _ := io.ReadAll(out)
+		said.Write(rest)
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("the other wisp failed: %v\n%s", err, said.String())
 		}
-		return out.String()
+		return said.String()
 	}
 	kill = func() {
 		cmd.Process.Kill()
+		io.Copy(io.Discard, out)
 		cmd.Wait()
-		pw.Close()
-		<-done
 	}
 	return putBack, kill
 }
