@@ -45,8 +45,7 @@ const (
 	withLib = `git init -q ../lib && git -C ../lib commit -q --allow-empty -m lib && git submodule -q add "$(cd ../lib && pwd)" lib && git commit -q -m lib`
 	// inLib is a repository of the person's own in a subfolder, where no
 	// mode binds anything: only the put-back holds there.
-	inLib   = "git init -q lib"
-	libHook = hook + " > lib/.git/hooks/post-commit && chmod +x lib/.git/hooks/post-commit"
+	inLib = "git init -q lib"
 	// largeHook is a hook of the person's over 1 MiB (as a compiled one
 	// is) whose second line names the program but does not run it (":"),
 	// its times kept aside; runLargeHook turns ": " into "  " in place and
@@ -95,11 +94,12 @@ var gitCases = []gitCase{
 		target: ".git/worktrees/wt/commondir", trigger: "cd ../wt && " + gitStatus},
 	{name: "LargeHookRewrittenInPlace", setup: inLib + " && " + largeHook, attack: runLargeHook,
 		target: "lib/.git/hooks", trigger: "cd lib && " + gitCommit},
-	{name: "HookPlantedWhileAnotherCommandStarts", attack: inLib + " && " + libHook, overlapped: true,
-		target: "lib/.git", trigger: "cd lib && " + gitCommit},
+	// Another command starts while this one runs and ends after it
+	// (issue 26, item 2): it must not take the new repository's hook and
+	// fsmonitor for the person's, and plant them again.
 	{name: "RepositoryMadeInASubfolder",
 		attack: `git init -q sub && git -C sub config core.fsmonitor "$PROGRAM" && ` + hook + " > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit",
-		target: "sub/.git", trigger: "cd sub && " + gitStatus + "; " + gitCommit},
+		target: "sub/.git", trigger: "cd sub && " + gitStatus + "; " + gitCommit, overlapped: true},
 }
 
 // gitPutBack runs every case in a project of its own: the attack run
