@@ -142,6 +142,13 @@ func (g *GitSnapshot) PutBack() []PutBack {
 	held := registry.held[g.key]
 	if held != nil {
 		delete(held.leases, g.lease)
+		if len(held.leases) == 0 {
+			// This process holds it no more: were it kept, it would
+			// outlive the other wisps' leases, and be taken for a baseline
+			// left behind once they ended. Another command here while
+			// they run reads it from the record again.
+			delete(registry.held, g.key)
+		}
 	}
 	// Without the lock the lease stays in the record: other wisps keep to
 	// this baseline until this process has ended.
@@ -165,7 +172,6 @@ func (g *GitSnapshot) PutBack() []PutBack {
 		return done
 	}
 	g.file.remove()
-	delete(registry.held, g.key)
 	return done
 }
 
@@ -205,7 +211,7 @@ type leaseRecord struct {
 // addHeld adds this process's leases to the record, should it have lost
 // them (its file removed meanwhile, or no home to keep it in).
 func (r *baselineRecord) addHeld(held *heldBaseline) {
-	if held == nil {
+	if held == nil || len(held.leases) == 0 {
 		return
 	}
 	if r.Token == "" {

@@ -713,3 +713,22 @@ func TestGitBaselineOfAWispThatEnded(t *testing.T) {
 // plantLibHook is a command's: a repository of its own, with a hook.
 const plantLibHook = `git init -q lib && git -C lib commit -q --allow-empty -m lib && ` +
 	`printf '#!/bin/sh\n"$PROGRAM"\n' > lib/.git/hooks/post-commit && chmod +x lib/.git/hooks/post-commit`
+
+// TestGitBaselineOfCommandsThatEndedIsForgotten: once every command of
+// every wisp has ended, what the person changes is theirs: the next
+// command's baseline is taken afresh, in the wisp whose command ended
+// first as in the other.
+func TestGitBaselineOfCommandsThatEndedIsForgotten(t *testing.T) {
+	f := newGitFixture(t)
+	first := mustSnapshot(t, f.spec())
+	putBackOther, _ := otherWisp(t, f) // joins first's baseline
+	if done := first.PutBack(); len(done) > 0 {
+		t.Fatalf("nothing changed, yet the put-back did %s", describePutBacks(done, f.proj))
+	}
+	t.Logf("the other wisp: %s", putBackOther())
+	writeFile(t, filepath.Join(f.proj, ".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n", 0o755) // the person's
+	done := mustSnapshot(t, f.spec()).PutBack()
+	if len(done) > 0 || !exists(filepath.Join(f.proj, ".git/hooks/pre-commit")) {
+		t.Fatalf("the next command put back what the person did once no command ran: %s", describePutBacks(done, f.proj))
+	}
+}
