@@ -247,9 +247,12 @@ func TestNothingLeftBehindOver100Runs(t *testing.T) {
 	}
 	home := listDir(t, f.home.Dir)
 	for _, name := range home {
-		if name != "outputs" && name != "logs" {
+		if name != "outputs" && name != "logs" && name != "git-baseline" {
 			t.Errorf("unexpected %s in wisp's home", name)
 		}
+	}
+	if left := listDir(t, filepath.Join(f.home.Dir, "git-baseline")); len(left) > 0 {
+		t.Errorf("the record of git's files stays with no command running: %v", left)
 	}
 	var logs []string
 	for _, name := range listDir(t, f.home.OutputsDir()) {

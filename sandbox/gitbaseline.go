@@ -310,8 +310,12 @@ func (f baselineFile) write(rec baselineRecord) error {
 	return err
 }
 
+// remove removes the record and, its holder being the last, the lock it
+// holds: a wisp waiting on it finds it gone once it has it, and takes a
+// new one (lockFile).
 func (f baselineFile) remove() {
 	if f.path != "" {
 		os.Remove(f.path)
+		os.Remove(f.path + ".lock")
 	}
 }
