@@ -683,8 +683,8 @@ func TestGitBaselineSharedByTwoProcesses(t *testing.T) {
 	if f.ran() {
 		t.Fatal("the person's commit ran the hook the other wisp's command planted: A's put-back restored it")
 	}
-	if entries, _ := os.ReadDir(filepath.Join(f.wispHome, "git-baseline")); len(entries) > 0 {
-		t.Errorf("with no command running, wisp's home still holds %v", entries)
+	if entries, _ := os.ReadDir(filepath.Join(f.wispHome, "git-baseline")); len(entries) != 1 || !strings.HasSuffix(entries[0].Name(), ".lock") {
+		t.Errorf("with no command running, wisp's home holds %v, want only the project's lock", entries)
 	}
 }
 
