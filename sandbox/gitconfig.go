@@ -329,39 +329,51 @@ var safeGitKeys = map[string]safeKeys{
 	"pull":       {keys: keySet("rebase", "ff")},
 }
 
-// gitIncludes returns the files config includes (include.path and every
+// gitConfigFile is a git config file as wisp read it, once: what parsed
+// of it, and, when it is too large to read, why (GitUncheckedError).
+type gitConfigFile struct {
+	path     string
+	entries  []gitEntry
+	tooLarge error
+}
+
+func loadConfig(path string) gitConfigFile {
+	c := gitConfigFile{path: path}
+	data, err := readConfig(path)
+	switch {
+	case errors.Is(err, errTooLarge):
+		if info, err := os.Stat(path); err == nil {
+			c.tooLarge = &GitUncheckedError{Path: path, Size: info.Size()}
+		}
+	case err == nil:
+		c.entries, _ = parseGitConfig(data)
+	}
+	return c
+}
+
+// includes returns the files the config includes (include.path and every
 // includeIf.*.path, whatever its condition), made absolute as git does:
 // against the including file's folder, ~ for the home.
-func gitIncludes(config, home string) []string {
-	data, err := readConfig(config)
-	if err != nil {
-		return nil
-	}
-	entries, _ := parseGitConfig(data)
+func (c gitConfigFile) includes(home string) []string {
 	var out []string
-	for _, e := range entries {
+	for _, e := range c.entries {
 		if e.key != "path" || !e.hasValue || e.value == "" || (e.section != "include" && e.section != "includeif") {
 			continue
 		}
 		p := expandHome(e.value, home)
 		if !filepath.IsAbs(p) {
-			p = filepath.Join(filepath.Dir(config), p)
+			p = filepath.Join(filepath.Dir(c.path), p)
 		}
 		out = append(out, filepath.Clean(p))
 	}
 	return out
 }
 
-// gitConfigValue returns the last value config gives section.key (no
+// value returns the last value the config gives section.key (no
 // subsection), or "".
-func gitConfigValue(config, section, key string) string {
-	data, err := readConfig(config)
-	if err != nil {
-		return ""
-	}
-	entries, _ := parseGitConfig(data)
+func (c gitConfigFile) value(section, key string) string {
 	value := ""
-	for _, e := range entries {
+	for _, e := range c.entries {
 		if e.section == section && e.subsection == "" && e.key == key && e.hasValue {
 			value = e.value
 		}
@@ -369,22 +381,17 @@ func gitConfigValue(config, section, key string) string {
 	return value
 }
 
+// gitConfigValue is loadConfig(config).value(section, key).
+func gitConfigValue(config, section, key string) string {
+	return loadConfig(config).value(section, key)
+}
+
 // maxControlFile bounds what wisp reads of one git config file, and keeps
 // of any control file to put it back: git's own config files are a few
 // kilobytes. A larger control file is compared by its digest (fileState);
 // a larger config, whose includes and hooks wisp could not follow, stops
-// every confined command until it is made smaller (followable).
+// every confined command until it is made smaller (gitConfigFile).
 const maxControlFile = 1 << 20
-
-// followable returns a *GitUncheckedError when config is a file too large
-// for wisp to read: what it names would go unwatched.
-func followable(config string) error {
-	info, err := os.Stat(config)
-	if err != nil || !info.Mode().IsRegular() || info.Size() <= maxControlFile {
-		return nil
-	}
-	return &GitUncheckedError{Path: config, Size: info.Size()}
-}
 
 // GitUncheckedError says why no confined command runs: a git config file
 // that git reads for what it runs is too large for wisp to follow, so a
@@ -405,7 +412,11 @@ func (e *GitUncheckedError) Error() string {
 // Its relative includes are still taken against the folder of the name
 // git was given, as git takes them.
 func readConfig(config string) ([]byte, error) {
-	real, err := realpath(config)
+	data, err := readSmall(config)
+	if !errors.Is(err, errNotRegular) {
+		return data, err
+	}
+	real, err := realpath(config) // a link, most likely
 	if err != nil {
 		return nil, err
 	}

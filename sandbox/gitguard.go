@@ -35,7 +35,7 @@ type gitState struct {
 	watches map[string]*gitWatch
 	known   map[string]bool // git folders that existed before
 	// unchecked is a config file the snapshot had to follow but could
-	// not: what it names would go unwatched (ErrGitUnchecked).
+	// not: what it names would go unwatched (GitUncheckedError).
 	unchecked error
 }
 
@@ -180,13 +180,14 @@ func (g *gitState) watchConfig(file, top string, depth int) {
 	if depth > maxIncludeDepth {
 		return
 	}
-	if err := followable(file); err != nil && g.unchecked == nil {
-		g.unchecked = err
+	c := loadConfig(file)
+	if c.tooLarge != nil && g.unchecked == nil {
+		g.unchecked = c.tooLarge
 	}
-	if hooks := hooksPath(file, top, g.env.home); hooks != "" {
+	if hooks := c.hooksPath(top, g.env.home); hooks != "" {
 		g.watch(hooks, hooksKind(hooks, top), top)
 	}
-	for _, inc := range gitIncludes(file, g.env.home) {
+	for _, inc := range c.includes(g.env.home) {
 		g.watch(inc, kindConfig, top)
 		g.watchConfig(inc, top, depth+1)
 	}
@@ -525,7 +526,7 @@ func (f *fixer) sanitizeConfig(p string, before fileState) {
 		data = append(withNewline(before.body.data), formatGitConfig(kept)...)
 	}
 	if len(data) > maxControlFile {
-		// The next snapshot could not follow it (followable): written out
+		// The next snapshot could not follow it (gitConfigFile): written out
 		// as git reads it, the file must stay within what wisp reads.
 		f.restoreWhy(p, before, fmt.Sprintf("its settings, written out, come to more than the %s wisp reads of a git config", sizeText(maxControlFile)))
 		return
