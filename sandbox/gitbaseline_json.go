@@ -17,9 +17,6 @@ type savedState struct {
 	Env     savedEnv     `json:"env"`
 	Known   []string     `json:"known,omitempty"`
 	Watches []savedWatch `json:"watches"`
-	// NoRepository are the tops where no .git was: most of the watches,
-	// written short.
-	NoRepository []string `json:"noRepository,omitempty"`
 }
 
 type savedEnv struct {
@@ -54,7 +51,9 @@ func encodeBaseline(g *gitState) ([]byte, error) {
 	for _, p := range slices.Sorted(maps.Keys(g.watches)) {
 		w := g.watches[p]
 		if w.kind == kindDotGit && !w.before.exists && w.gitdir == "" && filepath.Join(w.top, ".git") == w.path {
-			out.NoRepository = append(out.NoRepository, w.top)
+			// Most watches, with many folders: where no .git was. A top
+			// with no watch gets the same check in the put-back (a .git
+			// there now is a new repository), so they are left out.
 			continue
 		}
 		sw := savedWatch{Path: w.path, Kind: w.kind, Top: w.top, GitDir: w.gitdir, Before: saveFile(w.before),
@@ -108,10 +107,6 @@ func decodeBaseline(data []byte) (*gitState, error) {
 			}
 		}
 		g.watches[sw.Path] = w
-	}
-	for _, top := range in.NoRepository {
-		p := filepath.Join(top, ".git")
-		g.watches[p] = &gitWatch{path: p, kind: kindDotGit, top: top}
 	}
 	return g, nil
 }
