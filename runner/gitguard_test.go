@@ -1,11 +1,13 @@
 package runner_test
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wisp-sh/wisp/runner"
 )
@@ -107,4 +109,73 @@ func TestUntouchedRepositoryReportsNothing(t *testing.T) {
 	if res.ExitCode != 0 || len(res.PutBack) > 0 || strings.Contains(res.ModelText(), "put back") {
 		t.Fatalf("a commit: exit %d, put back %v:\n%s", res.ExitCode, res.PutBack, res.ModelText())
 	}
+}
+
+// TestTwoCommandsAtOnceDoNotUndoEachOthersPutBack is issue 26's item 2
+// through the runner, as wisp mcp's served helper runs calls side by side:
+// command B plants a hook in a repository of its own and runs on; command
+// A starts and ends meanwhile; then B ends. The person's commit in that
+// repository runs nothing.
+func TestTwoCommandsAtOnceDoNotUndoEachOthersPutBack(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	f := newFixture(t, true)
+	program, marker := markerProgram(t, f.outside)
+	if err := personGit(t, f.project, program, "git init -q && git commit -q --allow-empty -m first"); err != nil {
+		t.Fatal("could not make the project a repository")
+	}
+	f.r.Spec = f.r.Spec.Refresh()
+	f.r.Env = append(os.Environ(), "PROGRAM="+program, "GIT_AUTHOR_NAME=m", "GIT_AUTHOR_EMAIL=m@example.com",
+		"GIT_COMMITTER_NAME=m", "GIT_COMMITTER_EMAIL=m@example.com")
+	hook := filepath.Join(f.project, "lib/.git/hooks/post-commit")
+	b := make(chan runner.Result)
+	go func() {
+		res, _ := f.r.Run(context.Background(), runner.Request{Origin: runner.Model, Line: `git init -q lib && ` +
+			`printf '#!/bin/sh\n"$PROGRAM"\n' > lib/.git/hooks/post-commit && chmod +x lib/.git/hooks/post-commit && ` +
+			`while [ ! -e go ]; do sleep 0.02; done`})
+		b <- res
+	}()
+	for deadline := time.Now().Add(20 * time.Second); !fileExists(hook); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("command B did not plant its hook")
+		}
+	}
+	a := f.run(t, runner.Request{Line: "true", Origin: runner.Model})
+	t.Logf("A: %s", a.ModelText())
+	if err := os.WriteFile(filepath.Join(f.project, "go"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("B: %s", (<-b).ModelText())
+	personGit(t, filepath.Join(f.project, "lib"), program, "git commit -q --allow-empty -m person")
+	if fileExists(marker) {
+		t.Fatal("the person's commit ran the hook command B planted: A's put-back restored it")
+	}
+}
+
+// TestCommandNotRunWhenAGitConfigIsTooLargeToCheck: a repository config
+// over 1 MiB names hooks and includes wisp cannot follow, so no confined
+// command runs, and the model and the person read why.
+func TestCommandNotRunWhenAGitConfigIsTooLargeToCheck(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	f := newFixture(t, true)
+	if err := personGit(t, f.project, "", `git init -q && printf '[remote "x"]\n' >> .git/config && yes url=a | head -n 200000 >> .git/config`); err != nil {
+		t.Fatal("could not make the project a repository")
+	}
+	f.r.Spec = f.r.Spec.Refresh()
+	res := f.run(t, runner.Request{Line: "touch ran", Origin: runner.Model})
+	if res.Ran || fileExists(filepath.Join(f.project, "ran")) {
+		t.Fatal("the command ran, though wisp could not check the repository's config")
+	}
+	want := "error: command not run: sandbox: wisp cannot check the git config " + filepath.Join(f.project, ".git/config") + ": it is 1.2 MB"
+	if !strings.HasPrefix(res.ModelText(), want) {
+		t.Errorf("the model reads %q, want it to start %q", res.ModelText(), want)
+	}
+}
+
+func fileExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }

@@ -26,8 +26,19 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 		return res, nil
 	}
 	res.Sandbox, res.OutsideSandbox = backend, mode == ModeOutside
+	var git *sandbox.GitSnapshot
+	if mode == ModeConfined {
+		// What the command writes where git would run it is put back to
+		// this after it; what cannot be put back stops it before it runs.
+		if git, err = confinement.SnapshotGit(); err != nil {
+			res.Unavailable, res.Message = true, "error: command not run: "+err.Error()
+			r.auditOutcome(req, res)
+			return res, nil
+		}
+	}
 	id, file, err := r.Store.Create()
 	if err != nil {
+		git.PutBack() // nothing ran: only gives the hold back
 		return res, err
 	}
 	view := newCapture(r.Config.Limits.OutputBytes)
@@ -44,10 +55,6 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 			spec.server, spec.servedArgv = server, sandbox.Plain(req.Line)
 			spec.serverFailed = func() { r.served.drop(server) }
 		}
-	}
-	var git *sandbox.GitSnapshot
-	if mode == ModeConfined {
-		git = confinement.SnapshotGit()
 	}
 	endNetwork := r.beginNetwork(ctx, id, req.Line, mode)
 	er, err := execute(ctx, spec)

@@ -247,9 +247,12 @@ func TestNothingLeftBehindOver100Runs(t *testing.T) {
 	}
 	home := listDir(t, f.home.Dir)
 	for _, name := range home {
-		if name != "outputs" && name != "logs" {
+		if name != "outputs" && name != "logs" && name != "git-baseline" {
 			t.Errorf("unexpected %s in wisp's home", name)
 		}
+	}
+	if left := listDir(t, filepath.Join(f.home.Dir, "git-baseline")); len(left) != 1 || !strings.HasSuffix(left[0], ".lock") {
+		t.Errorf("with no command running, the record of git's files holds %v, want only the project's lock", left)
 	}
 	var logs []string
 	for _, name := range listDir(t, f.home.OutputsDir()) {

@@ -2,10 +2,12 @@ package sandbox
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // gitEntry is one setting of a git config file: section, subsection (as
@@ -271,10 +273,13 @@ func formatGitConfig(entries []gitEntry) []byte {
 	return []byte(b.String())
 }
 
-func quoteGitValue(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`, "\b", `\b`)
-	return `"` + r.Replace(s) + `"`
-}
+func quoteGitValue(s string) string { return `"` + gitValueEscaper().Replace(s) + `"` }
+
+// gitValueEscaper is made once, when first needed: a replacer built for
+// each value made the put-back of a config with many settings take seconds.
+var gitValueEscaper = sync.OnceValue(func() *strings.Replacer {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\t", `\t`, "\b", `\b`)
+})
 
 // gitConfigSafe reports whether git reads e as data only: it names no
 // program, hook, filter, helper, include, other repository or path that
@@ -324,39 +329,51 @@ var safeGitKeys = map[string]safeKeys{
 	"pull":       {keys: keySet("rebase", "ff")},
 }
 
-// gitIncludes returns the files config includes (include.path and every
+// gitConfigFile is a git config file as wisp read it, once: what parsed
+// of it, and, when it is too large to read, why (GitUncheckedError).
+type gitConfigFile struct {
+	path     string
+	entries  []gitEntry
+	tooLarge error
+}
+
+func loadConfig(path string) gitConfigFile {
+	c := gitConfigFile{path: path}
+	data, err := readConfig(path)
+	switch {
+	case errors.Is(err, errTooLarge):
+		if info, err := os.Stat(path); err == nil {
+			c.tooLarge = &GitUncheckedError{Path: path, Size: info.Size()}
+		}
+	case err == nil:
+		c.entries, _ = parseGitConfig(data)
+	}
+	return c
+}
+
+// includes returns the files the config includes (include.path and every
 // includeIf.*.path, whatever its condition), made absolute as git does:
 // against the including file's folder, ~ for the home.
-func gitIncludes(config, home string) []string {
-	data, err := readSmall(config)
-	if err != nil {
-		return nil
-	}
-	entries, _ := parseGitConfig(data)
+func (c gitConfigFile) includes(home string) []string {
 	var out []string
-	for _, e := range entries {
+	for _, e := range c.entries {
 		if e.key != "path" || !e.hasValue || e.value == "" || (e.section != "include" && e.section != "includeif") {
 			continue
 		}
 		p := expandHome(e.value, home)
 		if !filepath.IsAbs(p) {
-			p = filepath.Join(filepath.Dir(config), p)
+			p = filepath.Join(filepath.Dir(c.path), p)
 		}
 		out = append(out, filepath.Clean(p))
 	}
 	return out
 }
 
-// gitConfigValue returns the last value config gives section.key (no
+// value returns the last value the config gives section.key (no
 // subsection), or "".
-func gitConfigValue(config, section, key string) string {
-	data, err := readSmall(config)
-	if err != nil {
-		return ""
-	}
-	entries, _ := parseGitConfig(data)
+func (c gitConfigFile) value(section, key string) string {
 	value := ""
-	for _, e := range entries {
+	for _, e := range c.entries {
 		if e.section == section && e.subsection == "" && e.key == key && e.hasValue {
 			value = e.value
 		}
@@ -364,9 +381,47 @@ func gitConfigValue(config, section, key string) string {
 	return value
 }
 
-// maxControlFile bounds what wisp reads of one git control file: git's
-// own config files are a few kilobytes.
+// gitConfigValue is loadConfig(config).value(section, key).
+func gitConfigValue(config, section, key string) string {
+	return loadConfig(config).value(section, key)
+}
+
+// maxControlFile bounds what wisp reads of one git config file, and keeps
+// of any control file to put it back: git's own config files are a few
+// kilobytes. A larger control file is compared by its digest (fileState);
+// a larger config, whose includes and hooks wisp could not follow, stops
+// every confined command until it is made smaller (gitConfigFile).
 const maxControlFile = 1 << 20
+
+// GitUncheckedError says why no confined command runs: a git config file
+// that git reads for what it runs is too large for wisp to follow, so a
+// hook or include it names could change unseen.
+type GitUncheckedError struct {
+	Path string
+	Size int64
+}
+
+func (e *GitUncheckedError) Error() string {
+	return fmt.Sprintf("sandbox: wisp cannot check the git config %s: it is %s, more than the %s wisp reads of one, "+
+		"so a hook or include it names could be changed unseen; git's own config files are a few kilobytes: make it smaller",
+		e.Path, sizeText(e.Size), sizeText(maxControlFile))
+}
+
+// readConfig reads a git config file as git does, through links (a
+// dotfile manager's ~/.gitconfig is one), at most maxControlFile bytes.
+// Its relative includes are still taken against the folder of the name
+// git was given, as git takes them.
+func readConfig(config string) ([]byte, error) {
+	data, err := readSmall(config)
+	if !errors.Is(err, errNotRegular) {
+		return data, err
+	}
+	real, err := realpath(config) // a link, most likely
+	if err != nil {
+		return nil, err
+	}
+	return readSmall(real)
+}
 
 // readSmall reads a regular file of at most maxControlFile bytes, never
 // through a link at its last component and never blocking on a FIFO a

@@ -1,46 +1,49 @@
 package sandbox
 
 import (
-	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 )
 
-// GitSnapshot is the state, before a confined command, of every file and
+// gitState is the state, when no confined command ran, of every file and
 // folder that git reads for configuration or hooks in the repositories
 // under the writable roots, and of the places a new repository could
-// appear. PutBack, called once every process of the command has ended,
-// undoes what the command wrote there: the person's git never runs what a
+// appear. Its put-back, once every process of a command has ended, undoes
+// what was written there since: the person's git never runs what a
 // confined command wrote, whether the mounts could keep it unwritable (it
 // existed, and a mount namespace could be had) or not (it did not exist
 // yet, it is a link, or no namespace can be had here).
 //
-// What is put back: a control file that changed is restored as it was;
-// one that appeared where git would follow it (commondir, a .git pointer)
-// is removed; a config file that appeared, or a new repository's config,
-// keeps only settings git reads as data (gitConfigSafe); a hooks folder
-// keeps what it held, or only git's *.sample files when it is new.
+// What is put back: a control file that changed is restored as it was (or
+// removed, when it is too large to keep a copy of); one that appeared
+// where git would follow it (commondir, a .git pointer) is removed; a
+// config file that appeared, or a new repository's config, keeps only
+// settings git reads as data (gitConfigSafe); a hooks folder keeps what it
+// held, or only git's *.sample files when it is new.
 //
 // Repositories are looked for at each root and, in the launch directory,
 // up to two folders down (node_modules excepted): a repository made deeper
 // during a command is not checked (docs/trust.md).
-type GitSnapshot struct {
+type gitState struct {
 	roots   []string
 	home    string // wisp's home: never touched
 	env     gitEnv
 	watches map[string]*gitWatch
 	known   map[string]bool // git folders that existed before
+	// unchecked is a config file the snapshot had to follow but could
+	// not: what it names would go unwatched (GitUncheckedError).
+	unchecked error
 }
 
 // PutBack is one thing PutBack did, or could not do.
 type PutBack struct {
 	Path   string
 	Action string // "removed", "restored", "put back", "took core.fsmonitor, alias.x out of"
+	Why    string // what the person should know of it: why a file of theirs was removed, not restored
 	Err    error  // when it could not be put back
 }
 
@@ -66,136 +69,21 @@ type gitWatch struct {
 	subdirs map[string]bool      // kindGitDirs: the git folders it held
 }
 
-// fileState is what Lstat and, for a small regular file, its bytes say.
-type fileState struct {
-	exists bool
-	mode   fs.FileMode
-	data   []byte
-	target string      // a link's
-	info   fs.FileInfo // for a regular file too large to keep
-	id     fileID      // for a regular file, when the system gives a change time
-}
-
-// fileID tells a regular file's version apart without reading it: the
-// change time moves at every write, so equal IDs mean equal bytes.
-type fileID struct {
-	dev, ino    uint64
-	size, ctime int64
-	ok          bool
-}
-
-// contentCache keeps the bytes of the control files by version, so that
-// the snapshot before each command reads only what changed since the last.
-var contentCache = struct {
-	sync.Mutex
-	m map[string]cachedFile
-}{m: map[string]cachedFile{}}
-
-type cachedFile struct {
-	id   fileID
-	data []byte
-}
-
-// statFile reads p's state as it is now.
-func statFile(p string) fileState { return readState(p, false) }
-
-// snapshotState is statFile for the snapshot, which may take the bytes of
-// a version it has read before from the cache. The put-back never does:
-// a write within the clock's tick after the last one could leave the
-// change time as it was.
-func snapshotState(p string) fileState { return readState(p, true) }
-
-func readState(p string, cached bool) fileState {
-	info, err := os.Lstat(p)
-	if err != nil {
-		return fileState{}
-	}
-	st := fileState{exists: true, mode: info.Mode()}
-	switch {
-	case info.Mode().IsRegular():
-		st.id = idOf(info)
-		if data, ok := cachedContent(p, st.id); ok && cached {
-			st.data = data
-			break
-		}
-		data, err := readSmall(p)
-		if err != nil {
-			st.info = info
-			break
-		}
-		st.data = data
-		rememberContent(p, st.id, data)
-	case info.Mode()&fs.ModeSymlink != 0:
-		st.target, _ = os.Readlink(p)
-	}
-	return st
-}
-
-func idOf(info fs.FileInfo) fileID {
-	ctime, ok := changeTime(info)
-	dev, ino := devIno(info)
-	return fileID{dev: dev, ino: ino, size: info.Size(), ctime: ctime, ok: ok && ino != 0}
-}
-
-func cachedContent(p string, id fileID) ([]byte, bool) {
-	if !id.ok {
-		return nil, false
-	}
-	contentCache.Lock()
-	defer contentCache.Unlock()
-	c, ok := contentCache.m[p]
-	return c.data, ok && c.id == id
-}
-
-// rememberContent keeps data unless the cache already holds many files:
-// a tree with thousands of hooks is read each time instead.
-func rememberContent(p string, id fileID, data []byte) {
-	if !id.ok {
-		return
-	}
-	contentCache.Lock()
-	defer contentCache.Unlock()
-	if _, ok := contentCache.m[p]; ok || len(contentCache.m) < 4096 {
-		contentCache.m[p] = cachedFile{id: id, data: data}
-	}
-}
-
-// same reports whether a and b are the same state: a file of the same
-// mode and bytes, a link to the same target, a folder.
-func (a fileState) same(b fileState) bool {
-	switch {
-	case !a.exists || !b.exists:
-		return a.exists == b.exists
-	case a.mode != b.mode:
-		return false
-	case a.mode.IsDir():
-		return true
-	case a.mode&fs.ModeSymlink != 0:
-		return a.target == b.target
-	case a.info != nil || b.info != nil:
-		return a.info != nil && b.info != nil && os.SameFile(a.info, b.info) &&
-			a.info.Size() == b.info.Size() && a.info.ModTime().Equal(b.info.ModTime())
-	}
-	return bytes.Equal(a.data, b.data)
-}
-
-// SnapshotGit records the git control files under the spec's roots. The
-// runner takes one before each confined command and calls PutBack after
-// the command's processes have ended.
-func (s Spec) SnapshotGit() *GitSnapshot {
-	g := &GitSnapshot{roots: s.Roots, home: s.Home, env: s.git,
+// newGitState records the git control files under the spec's roots.
+func newGitState(s Spec) (*gitState, error) {
+	g := &gitState{roots: s.Roots, home: s.Home, env: s.git,
 		watches: map[string]*gitWatch{}, known: map[string]bool{}}
 	tops, _ := g.tops()
 	for _, top := range tops {
 		g.watchTop(top)
 	}
-	return g
+	return g, g.unchecked
 }
 
 // tops are the folders where a .git would make a repository wisp checks:
 // each root, and the launch directory's folders two levels down, at most
 // maxTops of them; complete says none was left out.
-func (g *GitSnapshot) tops() (tops []string, complete bool) {
+func (g *gitState) tops() (tops []string, complete bool) {
 	seen := map[string]bool{}
 	add := func(p string) bool {
 		if !seen[p] {
@@ -239,7 +127,7 @@ func (g *GitSnapshot) tops() (tops []string, complete bool) {
 // command that makes a million folders cannot make wisp's put-back last.
 const maxTops = 20000
 
-func (g *GitSnapshot) watchTop(top string) {
+func (g *gitState) watchTop(top string) {
 	w := g.watch(filepath.Join(top, ".git"), kindDotGit, top)
 	if w == nil || !w.before.exists {
 		return
@@ -251,7 +139,7 @@ func (g *GitSnapshot) watchTop(top string) {
 
 // watchGitDir records one git folder's control files, its common folder's,
 // and those of the git folders of its submodules and worktrees.
-func (g *GitSnapshot) watchGitDir(dir, top string, depth int) {
+func (g *gitState) watchGitDir(dir, top string, depth int) {
 	if depth > maxGitDirDepth || g.known[dir] {
 		return
 	}
@@ -288,21 +176,25 @@ func (g *GitSnapshot) watchGitDir(dir, top string, depth int) {
 
 // watchConfig records what a config file names: its includes, as config
 // files, and its core.hooksPath, as a hooks folder.
-func (g *GitSnapshot) watchConfig(file, top string, depth int) {
+func (g *gitState) watchConfig(file, top string, depth int) {
 	if depth > maxIncludeDepth {
 		return
 	}
-	if hooks := hooksPath(file, top, g.env.home); hooks != "" {
+	c := loadConfig(file)
+	if c.tooLarge != nil && g.unchecked == nil {
+		g.unchecked = c.tooLarge
+	}
+	if hooks := c.hooksPath(top, g.env.home); hooks != "" {
 		g.watch(hooks, hooksKind(hooks, top), top)
 	}
-	for _, inc := range gitIncludes(file, g.env.home) {
+	for _, inc := range c.includes(g.env.home) {
 		g.watch(inc, kindConfig, top)
 		g.watchConfig(inc, top, depth+1)
 	}
 }
 
 // watch records p's state, once, when a command could write it.
-func (g *GitSnapshot) watch(p string, kind watchKind, top string) *gitWatch {
+func (g *gitState) watch(p string, kind watchKind, top string) *gitWatch {
 	p = filepath.Clean(p)
 	if w, ok := g.watches[p]; ok {
 		return w
@@ -322,7 +214,7 @@ func (g *GitSnapshot) watch(p string, kind watchKind, top string) *gitWatch {
 	switch kind {
 	case kindHooks, kindInfo, kindHookNames:
 		if w.before.mode.IsDir() {
-			w.entries = dirStates(p, snapshotState)
+			w.entries = dirStates(p, kind, snapshotState)
 		}
 	case kindGitDirs:
 		w.subdirs = map[string]bool{}
@@ -333,14 +225,23 @@ func (g *GitSnapshot) watch(p string, kind watchKind, top string) *gitWatch {
 	return w
 }
 
-func dirStates(dir string, state func(string) fileState) map[string]fileState {
+// dirStates reads a hooks or info folder's entries: what git could run or
+// read there with state, the rest (allowedEntry: a sample hook, a project
+// file in a worktree that is the hooks folder) by Lstat alone, since its
+// bytes never matter.
+func dirStates(dir string, kind watchKind, state func(string) fileState) map[string]fileState {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
 	out := make(map[string]fileState, len(entries))
 	for _, e := range entries {
-		out[e.Name()] = state(filepath.Join(dir, e.Name()))
+		p := filepath.Join(dir, e.Name())
+		st := lstatState(p)
+		if !allowedEntry(kind, e.Name(), st) {
+			st = state(p)
+		}
+		out[e.Name()] = st
 	}
 	return out
 }
@@ -349,7 +250,7 @@ func dirStates(dir string, state func(string) fileState) map[string]fileState {
 // checks every repository that appeared, and says what it did. It is sound
 // only once every process of the command has ended: a process left behind
 // could write again after it.
-func (g *GitSnapshot) PutBack() []PutBack {
+func (g *gitState) putBack() []PutBack {
 	if g == nil {
 		return nil
 	}
@@ -382,7 +283,7 @@ func (g *GitSnapshot) PutBack() []PutBack {
 }
 
 type fixer struct {
-	g         *GitSnapshot
+	g         *gitState
 	sanitized map[string]bool
 	done      []PutBack
 }
@@ -391,7 +292,7 @@ func (f *fixer) check(w *gitWatch) {
 	if w.gitdir != "" && !isDir(w.gitdir) {
 		return // a worktree removed, a submodule's git folder deleted: nothing of it runs
 	}
-	now := statFile(w.path)
+	now := stateLike(w.path, w.before)
 	switch {
 	case w.kind == kindDotGit && !w.before.exists:
 		if now.exists {
@@ -413,7 +314,7 @@ func (f *fixer) check(w *gitWatch) {
 		if now.exists {
 			f.cleanFolder(w.path, w.kind)
 		}
-	case w.kind == kindConfig && (!w.before.exists || w.before.mode.IsRegular() && w.before.info == nil):
+	case w.kind == kindConfig && (!w.before.exists || w.before.mode.IsRegular() && w.before.body.how == kept):
 		if !w.before.same(now) {
 			f.sanitizeConfig(w.path, w.before)
 		}
@@ -478,15 +379,16 @@ func (f *fixer) checkFolder(w *gitWatch, now fileState) {
 		}
 		return
 	}
-	current := dirStates(w.path, statFile)
+	current := dirStates(w.path, w.kind, lstatState)
 	for name, st := range current {
 		before, had := w.entries[name]
+		p := filepath.Join(w.path, name)
 		switch {
 		case allowedEntry(w.kind, name, st):
 		case !had:
-			f.remove(filepath.Join(w.path, name), "removed")
-		case !before.same(st):
-			f.restore(filepath.Join(w.path, name), before)
+			f.remove(p, "removed")
+		case !before.same(stateLike(p, before)):
+			f.restore(p, before)
 		}
 	}
 	for name, before := range w.entries {
@@ -508,7 +410,7 @@ func (f *fixer) cleanFolder(p string, kind watchKind) {
 		f.remove(p, "removed")
 		return
 	}
-	for name, e := range dirStates(p, statFile) {
+	for name, e := range dirStates(p, kind, lstatState) {
 		if !allowedEntry(kind, name, e) {
 			f.remove(filepath.Join(p, name), "removed")
 		}
@@ -524,7 +426,7 @@ func (f *fixer) cleanNewHooks(p string) {
 		f.cleanFolder(p, kindHooks)
 		return
 	}
-	for name, e := range dirStates(p, statFile) {
+	for name, e := range dirStates(p, kindHooks, statFile) {
 		if !allowedEntry(kindHooks, name, e) && !f.fromTemplate(name, e) {
 			f.remove(filepath.Join(p, name), "removed")
 		}
@@ -532,14 +434,14 @@ func (f *fixer) cleanNewHooks(p string) {
 }
 
 func (f *fixer) fromTemplate(name string, st fileState) bool {
-	if !st.mode.IsRegular() || st.info != nil {
+	if !st.mode.IsRegular() || st.body.how != kept {
 		return false
 	}
 	for _, t := range f.g.env.templateDirs() {
 		if f.writable(t) {
 			continue // a template inside a root is the command's to write
 		}
-		if tmpl := statFile(filepath.Join(t, "hooks", name)); tmpl.mode == st.mode && tmpl.info == nil && bytes.Equal(tmpl.data, st.data) {
+		if tmpl := statFile(filepath.Join(t, "hooks", name)); tmpl.same(st) {
 			return true
 		}
 	}
@@ -592,12 +494,15 @@ func (f *fixer) sanitizeConfig(p string, before fileState) {
 	switch {
 	case !st.exists:
 		return
-	case !st.mode.IsRegular() || st.info != nil:
+	case st.mode.IsRegular() && st.size > maxControlFile:
+		f.restoreWhy(p, before, fmt.Sprintf("it was %s, more than the %s wisp reads of a git config", sizeText(st.size), sizeText(maxControlFile)))
+		return
+	case st.body.how != kept:
 		f.restore(p, before)
 		return
 	}
-	old, _ := parseGitConfig(before.data)
-	now, err := parseGitConfig(st.data)
+	old, _ := parseGitConfig(before.body.data)
+	now, err := parseGitConfig(st.body.data)
 	added, removed := diffEntries(old, now)
 	var kept []gitEntry
 	var out, back []string
@@ -618,7 +523,13 @@ func (f *fixer) sanitizeConfig(p string, before fileState) {
 	}
 	data := formatGitConfig(now)
 	if len(out) > 0 || len(back) > 0 || len(removed) == 0 {
-		data = append(withNewline(before.data), formatGitConfig(kept)...)
+		data = append(withNewline(before.body.data), formatGitConfig(kept)...)
+	}
+	if len(data) > maxControlFile {
+		// The next snapshot could not follow it (gitConfigFile): written out
+		// as git reads it, the file must stay within what wisp reads.
+		f.restoreWhy(p, before, fmt.Sprintf("its settings, written out, come to more than the %s wisp reads of a git config", sizeText(maxControlFile)))
+		return
 	}
 	perm := st.mode.Perm()
 	if before.exists {
@@ -672,17 +583,25 @@ func withNewline(data []byte) []byte {
 	return out
 }
 
-// restore puts p back as before said it was.
-func (f *fixer) restore(p string, before fileState) {
-	if !before.exists || before.info != nil {
-		f.remove(p, "removed")
+// restore puts p back as before said it was: a file wisp kept no copy of
+// is removed, and the person told why.
+func (f *fixer) restore(p string, before fileState) { f.restoreWhy(p, before, "") }
+
+// restoreWhy is restore, saying why when it is not what the person expects.
+func (f *fixer) restoreWhy(p string, before fileState, why string) {
+	if !before.exists {
+		f.removeWhy(p, "removed", why)
+		return
+	}
+	if lost := before.unrestorable(); lost != "" {
+		f.removeWhy(p, "removed", lost)
 		return
 	}
 	action := "restored"
 	if !exists(p) {
 		action = "put back"
 	}
-	f.do(p, action, func() error {
+	f.doWhy(p, action, why, func() error {
 		switch {
 		case before.mode.IsDir():
 			if st := statFile(p); st.exists && !st.mode.IsDir() {
@@ -697,21 +616,25 @@ func (f *fixer) restore(p string, before fileState) {
 		case before.mode&fs.ModeSymlink != 0:
 			return symlinkAtomic(before.target, p)
 		case before.mode.IsRegular():
-			return writeAtomic(p, before.data, before.mode.Perm())
+			return writeAtomic(p, before.body.data, before.mode.Perm())
 		}
 		return os.RemoveAll(p) // a FIFO or socket: git reads none of these
 	})
 }
 
-func (f *fixer) remove(p, action string) {
-	f.do(p, action, func() error { return os.RemoveAll(p) })
+func (f *fixer) remove(p, action string) { f.removeWhy(p, action, "") }
+
+func (f *fixer) removeWhy(p, action, why string) {
+	f.doWhy(p, action, why, func() error { return os.RemoveAll(p) })
 }
 
 // do runs fix on p when p lies where a command could write, under folders
 // that are what they seem (no link on the way that a command could have
 // put there to turn the put-back onto something else, wisp's home above
 // all), and records it.
-func (f *fixer) do(p, action string, fix func() error) {
+func (f *fixer) do(p, action string, fix func() error) { f.doWhy(p, action, "", fix) }
+
+func (f *fixer) doWhy(p, action, why string, fix func() error) {
 	var err error
 	switch {
 	case !f.writable(p):
@@ -721,7 +644,7 @@ func (f *fixer) do(p, action string, fix func() error) {
 	default:
 		err = fix()
 	}
-	f.done = append(f.done, PutBack{Path: p, Action: action, Err: err})
+	f.done = append(f.done, PutBack{Path: p, Action: action, Why: why, Err: err})
 }
 
 // writable reports whether a confined command could have written p: it
@@ -804,7 +727,11 @@ func describePutBacks(items []PutBack, base string) string {
 			parts = append(parts, fmt.Sprintf("could not put back %s (%v): check it before you run git there", p, it.Err))
 			continue
 		}
-		parts = append(parts, it.Action+" "+p)
+		part := it.Action + " " + p
+		if it.Why != "" {
+			part += " (" + it.Why + ")"
+		}
+		parts = append(parts, part)
 	}
 	return strings.Join(parts, "; ")
 }

@@ -1,7 +1,10 @@
 package sandbox
 
 import (
+	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -42,6 +45,17 @@ func newGitFixture(t *testing.T) *gitFixture {
 	f.git(f.proj, "init", "-q")
 	f.git(f.proj, "commit", "-q", "--allow-empty", "-m", "first")
 	return f
+}
+
+// mustSnapshot takes a hold on the baseline as the runner does before a
+// confined command.
+func mustSnapshot(t testing.TB, spec Spec) *GitSnapshot {
+	t.Helper()
+	snap, err := spec.SnapshotGit()
+	if err != nil {
+		t.Fatalf("SnapshotGit: %v", err)
+	}
+	return snap
 }
 
 func writeFile(t *testing.T, p, data string, mode os.FileMode) {
@@ -185,6 +199,13 @@ var gitAttacks = []gitAttack{
 		},
 		attack:  `mkdir -p .githooks && printf '#!/bin/sh\n"$PROGRAM"\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit`,
 		trigger: commit},
+	{name: "relative core.hooksPath from a global config that is a link (dotfiles)",
+		setup: func(f *gitFixture) {
+			f.mustSh(f.home, "mkdir dotfiles && mv .gitconfig dotfiles/gitconfig && ln -s dotfiles/gitconfig .gitconfig && "+
+				`printf '[core]\n\thooksPath = .githooks\n' >> dotfiles/gitconfig`)
+		},
+		attack:  `mkdir -p .githooks && printf '#!/bin/sh\n"$PROGRAM"\n' > .githooks/pre-commit && chmod +x .githooks/pre-commit`,
+		trigger: commit},
 	{name: "relative core.hooksPath from the XDG config",
 		setup: func(f *gitFixture) {
 			writeFile(f.t, filepath.Join(f.home, ".config/git/config"), "[core]\n\thooksPath = hooks-here\n", 0o644)
@@ -263,7 +284,10 @@ func (a gitAttack) run(t *testing.T, putBack bool) *gitFixture {
 	if a.setup != nil {
 		a.setup(f)
 	}
-	snap := f.spec().SnapshotGit()
+	var snap *GitSnapshot
+	if putBack {
+		snap = mustSnapshot(t, f.spec())
+	}
 	out, err := f.sh(f.proj, "LIB="+shellWords(filepath.Join(f.dir, "lib"))+"; "+a.attack)
 	if err != nil {
 		t.Fatalf("the attack failed: %v\n%s", err, out)
@@ -291,7 +315,7 @@ func (a gitAttack) run(t *testing.T, putBack bool) *gitFixture {
 func TestGitPutBackKeepsWhatWorks(t *testing.T) {
 	f := newGitFixture(t)
 	f.mustSh(f.dir, "git init -q lib && git -C lib commit -q --allow-empty -m lib")
-	snap := f.spec().SnapshotGit()
+	snap := mustSnapshot(t, f.spec())
 	f.mustSh(f.proj, strings.Join([]string{
 		"git init -q sub", "git -C sub commit -q --allow-empty -m s",
 		"mkdir -p a/b && git clone -q ../lib a/b/clone",
@@ -317,7 +341,7 @@ func TestGitPutBackKeepsTemplateHooks(t *testing.T) {
 	template := filepath.Join(f.dir, "template")
 	writeFile(t, filepath.Join(template, "hooks/pre-push"), "#!/bin/sh\nexit 0\n", 0o755)
 	f.git(f.proj, "config", "--global", "init.templateDir", template)
-	snap := f.spec().SnapshotGit()
+	snap := mustSnapshot(t, f.spec())
 	f.mustSh(f.proj, `git init -q sub && printf '#!/bin/sh\n"$PROGRAM"\n' > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit`)
 	done := snap.PutBack()
 	if len(done) != 1 || done[0].Path != filepath.Join(f.proj, "sub/.git/hooks/pre-commit") {
@@ -336,7 +360,7 @@ func TestGitPutBackStaysInTheRoots(t *testing.T) {
 	outside := filepath.Join(f.dir, "outside")
 	writeFile(t, filepath.Join(outside, "keep"), "keep\n", 0o644)
 	writeFile(t, filepath.Join(f.wispHome, "config.json"), "{}\n", 0o644)
-	snap := f.spec().SnapshotGit()
+	snap := mustSnapshot(t, f.spec())
 	f.mustSh(f.proj, "rm -rf .git/hooks && ln -s "+outside+" .git/hooks && ln -s "+f.wispHome+" .git/info && echo x > .git/commondir")
 	done := snap.PutBack()
 	t.Logf("put back: %s", describePutBacks(done, f.proj))
@@ -385,6 +409,18 @@ func TestGitProtectedNamesEveryControlFile(t *testing.T) {
 	}
 }
 
+// TestGitProtectedFollowsALinkedGlobalConfig: a ~/.gitconfig that is a
+// link into the person's dotfiles is read as git reads it, through the
+// link: the hooks folder it names in the project is kept unwritable.
+func TestGitProtectedFollowsALinkedGlobalConfig(t *testing.T) {
+	f := newGitFixture(t)
+	f.mustSh(f.home, "mkdir dotfiles && mv .gitconfig dotfiles/gitconfig && ln -s dotfiles/gitconfig .gitconfig && "+
+		`printf '[core]\n\thooksPath = .githooks\n' >> dotfiles/gitconfig`)
+	if got := f.spec().Protected; !slices.Contains(got, filepath.Join(f.proj, ".githooks")) {
+		t.Errorf("Protected lacks .githooks, which the linked ~/.gitconfig names: %v", got)
+	}
+}
+
 // TestGitPutBackSeesASameSizeRewrite: a hook of the person's rewritten in
 // place, same size, its time set back, is still put back, though the
 // snapshot took its bytes from the cache of the one before.
@@ -393,10 +429,10 @@ func TestGitPutBackSeesASameSizeRewrite(t *testing.T) {
 	hook := filepath.Join(f.proj, ".git/hooks/pre-commit")
 	f.mustSh(f.proj, `printf '#!/bin/sh\n: "$PROGRAM"\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && touch -r .git/HEAD ref`)
 	spec := f.spec()
-	if done := spec.SnapshotGit().PutBack(); len(done) > 0 {
+	if done := mustSnapshot(t, spec).PutBack(); len(done) > 0 {
 		t.Fatalf("nothing changed, yet the put-back did %v", done)
 	}
-	snap := spec.SnapshotGit()
+	snap := mustSnapshot(t, spec)
 	f.mustSh(f.proj, `printf '#!/bin/sh\n  "$PROGRAM"\n' | dd of=.git/hooks/pre-commit conv=notrunc status=none && touch -r ref .git/hooks/pre-commit`)
 	done := snap.PutBack()
 	if len(done) != 1 || done[0].Path != hook || done[0].Action != "restored" {
@@ -437,7 +473,7 @@ func benchmarkGitGuard(b *testing.B, n int) {
 	}
 	spec.Roots = spec.Roots[:1]
 	for b.Loop() {
-		if done := spec.SnapshotGit().PutBack(); len(done) > 0 {
+		if done := mustSnapshot(b, spec).PutBack(); len(done) > 0 {
 			b.Fatalf("put back %v", done)
 		}
 	}
@@ -459,5 +495,240 @@ func TestPutBackWording(t *testing.T) {
 	}
 	if PutBackLine(nil, "/p") != "" || PutBackNote(nil, "/p") != "" {
 		t.Error("nothing put back, yet a line")
+	}
+}
+
+// rewriteConfigTail overwrites the end of a config file in place with a
+// core.fsmonitor of the command's, padded to the same size from a line's
+// start, and sets its times back as they were to the nanosecond (issue 26,
+// item 1): the file's inode, size and mtime stay as they were.
+const rewriteConfigTail = `touch -r lib/.git/config .times && perl -e '
+	my ($f, $prog) = @ARGV;
+	open(my $h, "+<", $f) or die "$f: $!\n";
+	my $d = do { local $/; <$h> };
+	my $p = "[core]\n\tfsmonitor = \"$prog\"\n";
+	my $off = rindex($d, "\n", length($d) - length($p) - 3) + 1;
+	seek($h, $off, 0) or die;
+	print $h $p, "#" x (length($d) - $off - length($p) - 1), "\n";
+	close $h or die;' lib/.git/config "$PROGRAM" && touch -r .times lib/.git/config`
+
+// TestGitPutBackLargeConfigRewrittenInPlace is issue 26's item 1 as filed:
+// one command grows a new repository's config until the put-back's own
+// rewrite of it passes 1 MiB; a second rewrites its end in place, same
+// size, times set back. The person's git status in it runs nothing.
+func TestGitPutBackLargeConfigRewrittenInPlace(t *testing.T) {
+	f := newGitFixture(t)
+	spec := f.spec()
+	config := filepath.Join(f.proj, "lib/.git/config")
+	for i, line := range []string{
+		`git init -q lib && printf '[remote "x"]\n' >> lib/.git/config && yes url=a | head -n 160000 >> lib/.git/config`,
+		rewriteConfigTail,
+	} {
+		snap := mustSnapshot(t, spec)
+		out, err := f.sh(f.proj, line)
+		t.Logf("%s: %v\n%s", line, err, out)
+		done := snap.PutBack()
+		t.Logf("put back: %s", describePutBacks(done, f.proj))
+		if info, err := os.Stat(config); err == nil && info.Size() > maxControlFile {
+			t.Errorf("after command %d the put-back left lib/.git/config at %d bytes, over what wisp reads", i+1, info.Size())
+		}
+	}
+	f.sh(filepath.Join(f.proj, "lib"), "git status")
+	if f.ran() {
+		t.Fatal("the person's git status ran the fsmonitor a command wrote into a config over 1 MiB")
+	}
+}
+
+// TestGitSnapshotRefusesAConfigTooLargeToFollow: a config of the person's
+// over 1 MiB could name hooks and includes wisp would not see, so no
+// snapshot is taken, and the error says which file and what to do.
+func TestGitSnapshotRefusesAConfigTooLargeToFollow(t *testing.T) {
+	f := newGitFixture(t)
+	f.mustSh(f.proj, `git init -q lib && printf '[remote "x"]\n' >> lib/.git/config && yes url=a | head -n 200000 >> lib/.git/config`)
+	snap, err := f.spec().SnapshotGit()
+	var unchecked *GitUncheckedError
+	if !errors.As(err, &unchecked) || unchecked.Path != filepath.Join(f.proj, "lib/.git/config") {
+		snap.PutBack()
+		t.Fatalf("SnapshotGit: %v, want a GitUncheckedError for lib/.git/config", err)
+	}
+	if want := "it is 1.2 MB, more than the 1 MiB wisp reads of one"; !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "make it smaller") {
+		t.Errorf("the error reads %q, want it to say %q and what to do", err, want)
+	}
+	f.mustSh(f.proj, "rm lib/.git/config")
+	mustSnapshot(t, f.spec()).PutBack()
+}
+
+// largeHook writes a hook of the person's over 1 MiB (a program with a
+// long tail, as a compiled hook would be) whose second line names the
+// program but does not run it (":"), and keeps its times aside in .times.
+const largeHook = `{ printf '#!/bin/sh\n: %s\n' "$PROGRAM"; head -c 1200000 /dev/zero | tr '\0' '#'; echo; } > lib/.git/hooks/post-commit && ` +
+	`chmod +x lib/.git/hooks/post-commit && touch -r lib/.git/hooks/post-commit .times`
+
+// runLargeHook turns that ": " into "  ", in place, and sets the times back.
+const runLargeHook = `printf '  ' | dd of=lib/.git/hooks/post-commit bs=1 seek=10 conv=notrunc status=none && touch -r .times lib/.git/hooks/post-commit`
+
+// TestGitPutBackLargeHookRewrittenInPlace: a hook over 1 MiB that a
+// command rewrites in place, same size, same inode, times set back, is
+// never taken for the person's: it is removed, and the person is told why.
+func TestGitPutBackLargeHookRewrittenInPlace(t *testing.T) {
+	f := newGitFixture(t)
+	f.mustSh(f.proj, "git init -q lib && git -C lib commit -q --allow-empty -m lib && "+largeHook)
+	if done := mustSnapshot(t, f.spec()).PutBack(); len(done) > 0 {
+		t.Fatalf("nothing changed, yet the put-back did %s", describePutBacks(done, f.proj))
+	}
+	snap := mustSnapshot(t, f.spec())
+	f.mustSh(f.proj, runLargeHook)
+	done := snap.PutBack()
+	hook := filepath.Join(f.proj, "lib/.git/hooks/post-commit")
+	if len(done) != 1 || done[0].Path != hook || done[0].Action != "removed" || !strings.Contains(done[0].Why, "more than the 1 MiB wisp keeps a copy of") {
+		t.Errorf("the put-back did %s, want the hook removed, saying why", describePutBacks(done, f.proj))
+	}
+	f.sh(filepath.Join(f.proj, "lib"), "git commit -q --allow-empty -m next")
+	if f.ran() {
+		t.Fatal("the person's commit ran the hook over 1 MiB that a command rewrote in place")
+	}
+}
+
+// TestGitPutBackOfTwoCommandsAtOnce is issue 26's item 2: command B
+// plants a hook in a repository it made and is still running when command
+// A starts; B ends, then A. A's put-back must not restore B's hook as if
+// the person had left it.
+func TestGitPutBackOfTwoCommandsAtOnce(t *testing.T) {
+	f := newGitFixture(t)
+	spec := f.spec()
+	b := mustSnapshot(t, spec)
+	f.mustSh(f.proj, plantLibHook)
+	a := mustSnapshot(t, spec) // B still runs
+	t.Logf("B put back: %s", describePutBacks(b.PutBack(), f.proj))
+	t.Logf("A put back: %s", describePutBacks(a.PutBack(), f.proj))
+	f.sh(filepath.Join(f.proj, "lib"), "git commit -q --allow-empty -m next")
+	if f.ran() {
+		t.Fatal("the person's commit ran the hook command B planted: A's put-back restored it")
+	}
+}
+
+// baselineHelperEnv makes the test binary act as another wisp process
+// holding a lease (TestGitBaselineHelperProcess).
+const baselineHelperEnv = "WISP_TEST_GIT_BASELINE_HELPER"
+
+// TestGitBaselineHelperProcess is the other wisp: it takes a snapshot for
+// the fixture's project named in its environment, says so, and puts back
+// when its standard input closes, printing what it did.
+func TestGitBaselineHelperProcess(t *testing.T) {
+	dir := os.Getenv(baselineHelperEnv)
+	if dir == "" {
+		t.Skip("the other wisp of TestGitBaselineSharedByTwoProcesses, run only by it")
+	}
+	f := &gitFixture{t: t, dir: dir, proj: filepath.Join(dir, "proj"), home: filepath.Join(dir, "home"), wispHome: filepath.Join(dir, "wisp-home")}
+	snap := mustSnapshot(t, f.spec())
+	fmt.Println("leased")
+	io.Copy(io.Discard, os.Stdin)
+	fmt.Println("put back:", describePutBacks(snap.PutBack(), f.proj))
+}
+
+// otherWisp starts the helper process for f and waits for its lease.
+func otherWisp(t *testing.T, f *gitFixture) (putBack func() string, kill func()) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestGitBaselineHelperProcess$", "-test.v")
+	cmd.Env = append(os.Environ(), baselineHelperEnv+"="+f.dir)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	out := bufio.NewReader(stdout)
+	var said strings.Builder
+	for !strings.HasSuffix(said.String(), "leased\n") {
+		line, err := out.ReadString('\n')
+		said.WriteString(line)
+		if err != nil {
+			t.Fatalf("the other wisp ended before its lease:\n%s", said.String())
+		}
+	}
+	putBack = func() string {
+		stdin.Close()
+		rest, _ := io.ReadAll(out)
+		said.Write(rest)
+		if err := cmd.Wait(); err != nil {
+			t.Fatalf("the other wisp failed: %v\n%s", err, said.String())
+		}
+		return said.String()
+	}
+	kill = func() {
+		cmd.Process.Kill()
+		io.Copy(io.Discard, out)
+		cmd.Wait()
+	}
+	return putBack, kill
+}
+
+// TestGitBaselineSharedByTwoProcesses is item 2 across wisp processes
+// (wisp mcp and wisp chat in one project): B runs in another wisp and
+// plants a hook; A starts in this one while B runs, and ends after it.
+func TestGitBaselineSharedByTwoProcesses(t *testing.T) {
+	f := newGitFixture(t)
+	putBackB, _ := otherWisp(t, f)
+	f.mustSh(f.proj, plantLibHook)
+	a := mustSnapshot(t, f.spec())
+	t.Logf("the other wisp: %s", putBackB())
+	t.Logf("A put back: %s", describePutBacks(a.PutBack(), f.proj))
+	f.sh(filepath.Join(f.proj, "lib"), "git commit -q --allow-empty -m next")
+	if f.ran() {
+		t.Fatal("the person's commit ran the hook the other wisp's command planted: A's put-back restored it")
+	}
+	if entries, _ := os.ReadDir(filepath.Join(f.wispHome, "git-baseline")); len(entries) != 1 || !strings.HasSuffix(entries[0].Name(), ".lock") {
+		t.Errorf("with no command running, wisp's home holds %v, want only the project's lock", entries)
+	}
+}
+
+// TestGitBaselineOfAWispThatEnded: a wisp that ends, killed, while its
+// command runs leaves its baseline; the next command, in another wisp,
+// puts back to it before it starts, and says so after.
+func TestGitBaselineOfAWispThatEnded(t *testing.T) {
+	f := newGitFixture(t)
+	_, kill := otherWisp(t, f)
+	f.mustSh(f.proj, plantLibHook)
+	kill()
+	next := mustSnapshot(t, f.spec())
+	if exists(filepath.Join(f.proj, "lib/.git/hooks/post-commit")) {
+		t.Error("the next command starts with the hook of the command whose wisp ended still there")
+	}
+	done := next.PutBack()
+	if want := filepath.Join(f.proj, "lib/.git/hooks/post-commit"); !slices.ContainsFunc(done, func(d PutBack) bool { return d.Path == want }) {
+		t.Errorf("the put-back after the next command does not say it removed the hook: %s", describePutBacks(done, f.proj))
+	}
+	f.sh(filepath.Join(f.proj, "lib"), "git commit -q --allow-empty -m next")
+	if f.ran() {
+		t.Fatal("the person's commit ran the hook planted while the wisp that ended ran its command")
+	}
+}
+
+// plantLibHook is a command's: a repository of its own, with a hook.
+const plantLibHook = `git init -q lib && git -C lib commit -q --allow-empty -m lib && ` +
+	`printf '#!/bin/sh\n"$PROGRAM"\n' > lib/.git/hooks/post-commit && chmod +x lib/.git/hooks/post-commit`
+
+// TestGitBaselineOfCommandsThatEndedIsForgotten: once every command of
+// every wisp has ended, what the person changes is theirs: the next
+// command's baseline is taken afresh, in the wisp whose command ended
+// first as in the other.
+func TestGitBaselineOfCommandsThatEndedIsForgotten(t *testing.T) {
+	f := newGitFixture(t)
+	first := mustSnapshot(t, f.spec())
+	putBackOther, _ := otherWisp(t, f) // joins first's baseline
+	if done := first.PutBack(); len(done) > 0 {
+		t.Fatalf("nothing changed, yet the put-back did %s", describePutBacks(done, f.proj))
+	}
+	t.Logf("the other wisp: %s", putBackOther())
+	writeFile(t, filepath.Join(f.proj, ".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n", 0o755) // the person's
+	done := mustSnapshot(t, f.spec()).PutBack()
+	if len(done) > 0 || !exists(filepath.Join(f.proj, ".git/hooks/pre-commit")) {
+		t.Fatalf("the next command put back what the person did once no command ran: %s", describePutBacks(done, f.proj))
 	}
 }

@@ -1,7 +1,12 @@
 package sandbox
 
 import (
+	"bytes"
 	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -22,3 +27,25 @@ func devIno(info fs.FileInfo) (uint64, uint64) {
 	}
 	return uint64(st.Dev), st.Ino
 }
+
+// processStart is when pid started, in clock ticks since this boot, with
+// the boot's id, or "" when that cannot be read.
+func processStart(pid int) string {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	// The command's name, in parentheses, may hold spaces: the fields
+	// after it start with the third, and the start time is the 22nd.
+	i := bytes.LastIndexByte(data, ')')
+	fields := strings.Fields(string(data[i+1:]))
+	if i < 0 || len(fields) < 20 {
+		return ""
+	}
+	return bootID() + "/" + fields[19]
+}
+
+var bootID = sync.OnceValue(func() string {
+	id, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	return strings.TrimSpace(string(id))
+})

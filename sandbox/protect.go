@@ -146,10 +146,11 @@ func (w *protectWalk) config(file, top string, depth int) {
 	if depth > maxIncludeDepth {
 		return
 	}
-	if hooks := hooksPath(file, top, w.env.home); hooks != "" && !within(top, hooks) {
+	c := loadConfig(file)
+	if hooks := c.hooksPath(top, w.env.home); hooks != "" && !within(top, hooks) {
 		w.add(hooks) // not one that holds the worktree ("."): the put-back checks that one
 	}
-	for _, inc := range gitIncludes(file, w.env.home) {
+	for _, inc := range c.includes(w.env.home) {
 		w.addIfExists(inc) // a global config's include may lie inside a root too
 		w.config(inc, top, depth+1)
 	}
@@ -245,7 +246,11 @@ func readGitPointer(file, base string) string {
 // the way git does (relative to the worktree's top, ~ for the home), or
 // "". Its includes are read by the caller, which walks them.
 func hooksPath(config, worktree, home string) string {
-	value := gitConfigValue(config, "core", "hookspath")
+	return loadConfig(config).hooksPath(worktree, home)
+}
+
+func (c gitConfigFile) hooksPath(worktree, home string) string {
+	value := c.value("core", "hookspath")
 	if value == "" {
 		return ""
 	}

@@ -29,6 +29,10 @@ type gitCase struct {
 	target string
 	// trigger runs unconfined, as the person, in the project.
 	trigger string
+	// overlapped starts another confined command while the attack's still
+	// holds its snapshot, and puts it back after the attack's: the served
+	// helper runs an MCP client's calls side by side (issue 26, item 2).
+	overlapped bool
 }
 
 const (
@@ -39,6 +43,16 @@ const (
 	evilCommon = "mkdir -p .git/evil && " + fsmonitor + " > .git/evil/config && ln -s ../objects .git/evil/objects && " +
 		"ln -s ../refs .git/evil/refs && cp .git/HEAD .git/evil/HEAD"
 	withLib = `git init -q ../lib && git -C ../lib commit -q --allow-empty -m lib && git submodule -q add "$(cd ../lib && pwd)" lib && git commit -q -m lib`
+	// inLib is a repository of the person's own in a subfolder, where no
+	// mode binds anything: only the put-back holds there.
+	inLib = "git init -q lib"
+	// largeHook is a hook of the person's over 1 MiB (as a compiled one
+	// is) whose second line names the program but does not run it (":"),
+	// its times kept aside; runLargeHook turns ": " into "  " in place and
+	// sets the times back, to the nanosecond: inode, size and times stay.
+	largeHook = `{ printf '#!/bin/sh\n: %s\n' "$PROGRAM"; head -c 1200000 /dev/zero | tr '\0' '#'; echo; } > lib/.git/hooks/post-commit && ` +
+		"chmod +x lib/.git/hooks/post-commit && touch -r lib/.git/hooks/post-commit .times"
+	runLargeHook = "printf '  ' | dd of=lib/.git/hooks/post-commit bs=1 seek=10 conv=notrunc status=none && touch -r .times lib/.git/hooks/post-commit"
 )
 
 var gitCases = []gitCase{
@@ -78,9 +92,14 @@ var gitCases = []gitCase{
 		setup:  "git worktree add -q ../wt",
 		attack: evilCommon + " && echo ../../evil > .git/worktrees/wt/commondir",
 		target: ".git/worktrees/wt/commondir", trigger: "cd ../wt && " + gitStatus},
+	{name: "LargeHookRewrittenInPlace", setup: inLib + " && " + largeHook, attack: runLargeHook,
+		target: "lib/.git/hooks", trigger: "cd lib && " + gitCommit},
+	// Another command starts while this one runs and ends after it
+	// (issue 26, item 2): it must not take the new repository's hook and
+	// fsmonitor for the person's, and plant them again.
 	{name: "RepositoryMadeInASubfolder",
 		attack: `git init -q sub && git -C sub config core.fsmonitor "$PROGRAM" && ` + hook + " > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit",
-		target: "sub/.git", trigger: "cd sub && " + gitStatus + "; " + gitCommit},
+		target: "sub/.git", trigger: "cd sub && " + gitStatus + "; " + gitCommit, overlapped: true},
 }
 
 // gitPutBack runs every case in a project of its own: the attack run
@@ -204,7 +223,7 @@ func (p *gitProject) attackConfined(c gitCase) {
 	target := filepath.Join(p.proj, c.target)
 	covered := slices.Contains(spec.Protected, target) && !unprotected(checked, target)
 	before := treeState(target)
-	snap := spec.SnapshotGit()
+	snap := mustSnapshot(p.t, spec)
 	out, code := p.s.confined(spec, p.env()+c.attack)
 	p.t.Logf("confined attack: status %d\n%s", code, out)
 	if covered {
@@ -215,7 +234,12 @@ func (p *gitProject) attackConfined(c gitCase) {
 			p.t.Errorf("the backend keeps %s unwritable, yet the attack changed it:\nbefore %s\nafter  %s", c.target, before, after)
 		}
 	}
-	done := snap.PutBack()
+	var other *sandbox.GitSnapshot
+	if c.overlapped { // another command starts while this one still runs
+		other = mustSnapshot(p.t, spec)
+		p.s.mustSucceed(spec, "true")
+	}
+	done := append(snap.PutBack(), other.PutBack()...)
 	p.t.Logf("put back: %s", sandbox.PutBackLine(done, p.proj))
 	for _, d := range done {
 		if d.Err != nil {
@@ -229,6 +253,17 @@ func (p *gitProject) attackConfined(c gitCase) {
 		p.t.Errorf("%s is not kept unwritable here (reported: %v), yet the put-back does not name it: %v",
 			c.target, reason(checked, target), done)
 	}
+}
+
+// mustSnapshot takes a hold on the baseline as the runner does before a
+// confined command.
+func mustSnapshot(t *testing.T, spec sandbox.Spec) *sandbox.GitSnapshot {
+	t.Helper()
+	snap, err := spec.SnapshotGit()
+	if err != nil {
+		t.Fatalf("SnapshotGit: %v", err)
+	}
+	return snap
 }
 
 func unprotected(spec sandbox.Spec, p string) bool { return reason(spec, p) != "" }
@@ -274,7 +309,7 @@ func (s *suite) gitKeepsWhatWorks(t *testing.T) {
 	s.t = t
 	p := s.newGitProject(t, "git-works", gitCase{setup: withLib})
 	spec := p.spec()
-	snap := spec.SnapshotGit()
+	snap := mustSnapshot(t, spec)
 	line := strings.Join([]string{
 		"git commit -q --allow-empty -m confined", "git init -q sub", "git -C sub commit -q --allow-empty -m sub",
 		`git -C sub submodule -q add "$(cd ../lib && pwd)" lib`, "git -C sub commit -q -m lib",
