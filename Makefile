@@ -79,7 +79,7 @@ TESTREPORT := $(GO) run ./internal/testreport --
 
 test:
 	$(TESTREPORT) $(GO) test -json -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
-	$(GO) test -tags wisplean -run '^TestLean' $(TESTFLAGS) ./netproxy # the lean wisp's proxy, which never starts
+	$(GO) test -tags wisplean -run '^TestLean' $(TESTFLAGS) ./internal/netproxy # the lean wisp's proxy, which never starts
 
 # What tests build inside their time limit, built first: the binaries as
 # make builds them (-trimpath, which packaging's install test and the
@@ -150,7 +150,7 @@ fmt-check:
 
 vet:
 	$(GO) vet ./...
-	$(GO) vet -tags wisplean ./netproxy
+	$(GO) vet -tags wisplean ./internal/netproxy
 
 # go vet for macOS with and without cgo (scripts/vet-darwin.sh says which packages).
 vet-darwin:

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 // BenchmarkLog is the cost of one event: encode, the rotation check

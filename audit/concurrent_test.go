@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 const (

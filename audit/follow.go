@@ -9,7 +9,7 @@ import (
 	"os"
 
 	"github.com/fsnotify/fsnotify"
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 // Follow passes fn each record that f matches as it is written, until ctx

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 // following runs follow in the background and hands its records over a

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 // Rotation defaults: audit.jsonl is rotated when the next line would take

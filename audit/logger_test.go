@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")

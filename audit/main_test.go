@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 // writerEnv, when set, makes the test binary a log writer for

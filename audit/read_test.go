@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 // homeWith makes a home whose logs folder holds the given files, named

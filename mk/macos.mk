@@ -35,7 +35,7 @@ test-macos-refusals: macos-needs-mac
 # The notifier's unit tests (cgo, the real UNUserNotificationCenter glue)
 # and wisp-bar's, built for macOS.
 test-macos-notifier: macos-needs-mac
-	CGO_ENABLED=1 $(MAC_TEST) -v ./darwin/... ./cmd/wisp-bar/...
+	CGO_ENABLED=1 $(MAC_TEST) -v ./internal/darwin/... ./cmd/wisp-bar/...
 
 # Wisp Bar.app as make app builds it: Info.plist well formed, the
 # signature sound.

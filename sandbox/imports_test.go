@@ -72,19 +72,19 @@ func TestHelperExecutableLean(t *testing.T) {
 
 func heavyForTheHelper(pkg string) string {
 	for prefix, why := range map[string]string{
-		"github.com/openai/":                "the model client",
-		"github.com/modelcontextprotocol/":  "the MCP SDK",
-		"github.com/google/jsonschema-go/":  "the MCP SDK's schemas",
-		"github.com/godbus/":                "D-Bus",
-		"encoding/gob":                      "gob",
-		"net/http":                          "an HTTP stack",
-		"github.com/spf13/":                 "the CLI",
-		"mvdan.cc/sh/":                      "the shell parser",
-		"github.com/charmbracelet/":         "a terminal face",
-		"github.com/wisp-sh/wisp/policy":    "the policy's rules",
-		"github.com/wisp-sh/wisp/config":    "wisp's configuration",
-		"github.com/wisp-sh/wisp/runner":    "the runner",
-		"github.com/wisp-sh/wisp/internal/": "wisp's internals",
+		"github.com/openai/":                      "the model client",
+		"github.com/modelcontextprotocol/":        "the MCP SDK",
+		"github.com/google/jsonschema-go/":        "the MCP SDK's schemas",
+		"github.com/godbus/":                      "D-Bus",
+		"encoding/gob":                            "gob",
+		"net/http":                                "an HTTP stack",
+		"github.com/spf13/":                       "the CLI",
+		"mvdan.cc/sh/":                            "the shell parser",
+		"github.com/charmbracelet/":               "a terminal face",
+		"github.com/wisp-sh/wisp/policy":          "the policy's rules",
+		"github.com/wisp-sh/wisp/internal/config": "wisp's configuration",
+		"github.com/wisp-sh/wisp/internal/runner": "the runner",
+		"github.com/wisp-sh/wisp/internal/":       "wisp's internals",
 	} {
 		if pkg == strings.TrimSuffix(prefix, "/") || strings.HasPrefix(pkg, prefix) {
 			return why

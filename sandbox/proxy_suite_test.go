@@ -1,7 +1,7 @@
 package sandbox_test
 
 import (
-	"github.com/wisp-sh/wisp/netproxy/netproxytest"
+	"github.com/wisp-sh/wisp/internal/netproxy/netproxytest"
 	"github.com/wisp-sh/wisp/sandbox/sandboxtest"
 )
 

@@ -151,7 +151,7 @@ for b in "$wisp" "$(dirname "$wisp")/wisp-sandbox" ${before:+"$before"}; do
 done
 
 if [ "${RUNNER:-1}" != 0 ]; then
-	echo "through the runner (go test -bench RunTrueRatio ./runner, the served helper):"
-	(cd "$root" && go test -run '^$' -bench RunTrueRatio -benchtime 300x ./runner) |
+	echo "through the runner (go test -bench RunTrueRatio ./internal/runner, the served helper):"
+	(cd "$root" && go test -run '^$' -bench RunTrueRatio -benchtime 300x ./internal/runner) |
 		awk '/confined\/unconfined/ { for (i = 1; i < NF; i++) if ($(i + 1) == "confined/unconfined") print "  confined/unconfined " $i }'
 fi

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/wisp-sh/wisp/config"
-	"github.com/wisp-sh/wisp/darwin"
+	"github.com/wisp-sh/wisp/internal/config"
+	"github.com/wisp-sh/wisp/internal/darwin"
 )
 
 // OpenAuditLog opens Terminal on `wisp logs --follow`: a .command file,

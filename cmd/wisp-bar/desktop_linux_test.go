@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 // script writes an executable shell script named name into dir.

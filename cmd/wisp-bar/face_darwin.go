@@ -6,9 +6,9 @@ import (
 	"errors"
 	"log"
 
-	"github.com/wisp-sh/wisp/bar"
-	"github.com/wisp-sh/wisp/config"
-	"github.com/wisp-sh/wisp/darwin"
+	"github.com/wisp-sh/wisp/internal/bar"
+	"github.com/wisp-sh/wisp/internal/config"
+	"github.com/wisp-sh/wisp/internal/darwin"
 )
 
 var platformHints = []string{"build and install wisp-bar as Wisp Bar.app with make install-app"}

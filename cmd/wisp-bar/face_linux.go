@@ -9,9 +9,9 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"github.com/wisp-sh/wisp/bar"
-	"github.com/wisp-sh/wisp/config"
-	"github.com/wisp-sh/wisp/freedesktop"
+	"github.com/wisp-sh/wisp/internal/bar"
+	"github.com/wisp-sh/wisp/internal/config"
+	"github.com/wisp-sh/wisp/internal/freedesktop"
 	"github.com/wisp-sh/wisp/internal/newest"
 )
 

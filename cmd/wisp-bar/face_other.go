@@ -7,7 +7,7 @@ import (
 	"log"
 	"runtime"
 
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 
 	"github.com/wisp-sh/wisp/pending"
 )

@@ -14,7 +14,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 // version is set by the build (make app, make install).

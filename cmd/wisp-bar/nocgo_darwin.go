@@ -6,7 +6,7 @@ import (
 	"errors"
 	"io"
 
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 // serve refuses: on macOS the menu bar (systray) and the banners are cgo.

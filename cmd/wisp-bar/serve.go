@@ -16,8 +16,8 @@ import (
 
 	"fyne.io/systray"
 
-	"github.com/wisp-sh/wisp/bar"
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/bar"
+	"github.com/wisp-sh/wisp/internal/config"
 	"github.com/wisp-sh/wisp/pending"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"fyne.io/systray"
 
-	"github.com/wisp-sh/wisp/bar"
+	"github.com/wisp-sh/wisp/internal/bar"
 )
 
 // tray shows bar's menus with fyne.io/systray. A menu of the same shape as

@@ -10,7 +10,7 @@ import (
 	"fyne.io/systray"
 	"github.com/godbus/dbus/v5"
 
-	"github.com/wisp-sh/wisp/bar"
+	"github.com/wisp-sh/wisp/internal/bar"
 )
 
 // stopWaitsForMenu: systray closes its D-Bus connection right after the

@@ -2,7 +2,7 @@
 
 package main
 
-import "github.com/wisp-sh/wisp/bar"
+import "github.com/wisp-sh/wisp/internal/bar"
 
 // stopWaitsForMenu: on macOS the exit callback runs on the main thread,
 // which a menu update in progress is waiting for, so it must not wait.

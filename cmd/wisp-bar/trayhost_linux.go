@@ -7,7 +7,7 @@ import (
 
 	"github.com/godbus/dbus/v5"
 
-	"github.com/wisp-sh/wisp/freedesktop"
+	"github.com/wisp-sh/wisp/internal/freedesktop"
 )
 
 const watcherName = freedesktop.WatcherName

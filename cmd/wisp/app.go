@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".

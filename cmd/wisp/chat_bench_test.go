@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wisp-sh/wisp/model/modeltest"
+	"github.com/wisp-sh/wisp/internal/model/modeltest"
 )
 
 // BenchmarkChatEnterToSpinner is the whole process's time from the Enter

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wisp-sh/wisp/model/modeltest"
+	"github.com/wisp-sh/wisp/internal/model/modeltest"
 )
 
 // The tests of wisp chat as a daily tool (issue 17): what shows while

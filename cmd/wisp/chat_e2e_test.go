@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/wisp-sh/wisp/internal/model"
+	"github.com/wisp-sh/wisp/internal/model/modeltest"
 	"github.com/wisp-sh/wisp/internal/render/rendertest"
 	"github.com/wisp-sh/wisp/internal/testenv"
 	itty "github.com/wisp-sh/wisp/internal/tty"
-	"github.com/wisp-sh/wisp/model"
-	"github.com/wisp-sh/wisp/model/modeltest"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 

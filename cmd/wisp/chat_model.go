@@ -5,7 +5,7 @@ package main
 import (
 	"context"
 
-	"github.com/wisp-sh/wisp/chat"
+	"github.com/wisp-sh/wisp/internal/chat"
 )
 
 // checkBeside checks the model while the prompt waits: a failure is

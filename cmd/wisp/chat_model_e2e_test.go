@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wisp-sh/wisp/model/modeltest"
+	"github.com/wisp-sh/wisp/internal/model/modeltest"
 )
 
 // The model, checked (issue 17): the prompt beside a hanging check, a

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/wisp-sh/wisp/internal/model/modeltest"
 	itty "github.com/wisp-sh/wisp/internal/tty"
-	"github.com/wisp-sh/wisp/model/modeltest"
 )
 
 // The file: it erases the lines above, forges one of wisp's, and

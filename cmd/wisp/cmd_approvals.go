@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/wisp-sh/wisp/approval"
 	"github.com/wisp-sh/wisp/audit"
+	"github.com/wisp-sh/wisp/internal/approval"
 	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/pending"
 )

@@ -14,13 +14,13 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/wisp-sh/wisp/approval"
-	"github.com/wisp-sh/wisp/chat"
-	"github.com/wisp-sh/wisp/model"
+	"github.com/wisp-sh/wisp/internal/approval"
+	"github.com/wisp-sh/wisp/internal/chat"
+	"github.com/wisp-sh/wisp/internal/model"
+	"github.com/wisp-sh/wisp/internal/runner"
+	"github.com/wisp-sh/wisp/internal/tools"
 	"github.com/wisp-sh/wisp/pending"
-	"github.com/wisp-sh/wisp/runner"
 	"github.com/wisp-sh/wisp/sandbox"
-	"github.com/wisp-sh/wisp/tools"
 )
 
 type chatOptions struct {

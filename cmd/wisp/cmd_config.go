@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 func newConfigCmd(app *App) *cobra.Command {

@@ -8,9 +8,9 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"github.com/wisp-sh/wisp/approval"
-	"github.com/wisp-sh/wisp/config"
-	"github.com/wisp-sh/wisp/freedesktop"
+	"github.com/wisp-sh/wisp/internal/approval"
+	"github.com/wisp-sh/wisp/internal/config"
+	"github.com/wisp-sh/wisp/internal/freedesktop"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 

@@ -10,8 +10,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
-	"github.com/wisp-sh/wisp/approval"
-	wispmcp "github.com/wisp-sh/wisp/mcp"
+	"github.com/wisp-sh/wisp/internal/approval"
+	wispmcp "github.com/wisp-sh/wisp/internal/mcp"
 	"github.com/wisp-sh/wisp/pending"
 	"github.com/wisp-sh/wisp/sandbox"
 )

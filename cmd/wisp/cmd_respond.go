@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/wisp-sh/wisp/approval"
-	"github.com/wisp-sh/wisp/chat"
+	"github.com/wisp-sh/wisp/internal/approval"
+	"github.com/wisp-sh/wisp/internal/chat"
 	"github.com/wisp-sh/wisp/pending"
 )
 

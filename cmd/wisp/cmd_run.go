@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/internal/runner"
 	"github.com/wisp-sh/wisp/pending"
 	"github.com/wisp-sh/wisp/policy"
-	"github.com/wisp-sh/wisp/runner"
 )
 
 type runOptions struct {

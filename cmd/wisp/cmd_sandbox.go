@@ -10,8 +10,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/wisp-sh/wisp/config"
-	"github.com/wisp-sh/wisp/runner"
+	"github.com/wisp-sh/wisp/internal/config"
+	"github.com/wisp-sh/wisp/internal/runner"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 

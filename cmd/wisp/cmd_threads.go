@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
-	"github.com/wisp-sh/wisp/chat"
+	"github.com/wisp-sh/wisp/internal/chat"
 )
 
 func newThreadsCmd(app *App) *cobra.Command {

@@ -11,12 +11,12 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
-	"github.com/wisp-sh/wisp/approval"
-	"github.com/wisp-sh/wisp/chat"
+	"github.com/wisp-sh/wisp/internal/approval"
+	"github.com/wisp-sh/wisp/internal/chat"
+	"github.com/wisp-sh/wisp/internal/runner"
+	"github.com/wisp-sh/wisp/internal/tui"
 	"github.com/wisp-sh/wisp/pending"
-	"github.com/wisp-sh/wisp/runner"
 	"github.com/wisp-sh/wisp/sandbox"
-	"github.com/wisp-sh/wisp/tui"
 )
 
 func newTUICmd(app *App) *cobra.Command {

@@ -5,7 +5,7 @@ package main
 import (
 	"context"
 
-	"github.com/wisp-sh/wisp/model/probe"
+	"github.com/wisp-sh/wisp/internal/model/probe"
 )
 
 // doctorWarning is a doctor line that is said as WARN and does not fail

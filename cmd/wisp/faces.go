@@ -4,7 +4,7 @@ package main
 
 import (
 	"github.com/spf13/cobra"
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/config"
 )
 
 // addFaces adds the agent's faces: respond (and the bare prompt), chat,

@@ -26,11 +26,11 @@ func TestLeanBuildLinksNoFace(t *testing.T) {
 	// Folders by their prefix (a trailing /), packages by their path: a
 	// package of a face's own that links none of this (model/probe) may.
 	heavy := []string{"github.com/openai/", "github.com/modelcontextprotocol/", "github.com/google/jsonschema-go/",
-		"encoding/gob", "github.com/charmbracelet/", "github.com/wisp-sh/wisp/chat", "github.com/wisp-sh/wisp/mcp",
-		"github.com/wisp-sh/wisp/model", "github.com/wisp-sh/wisp/tui", "github.com/wisp-sh/wisp/tools",
+		"encoding/gob", "github.com/charmbracelet/", "github.com/wisp-sh/wisp/internal/chat", "github.com/wisp-sh/wisp/internal/mcp",
+		"github.com/wisp-sh/wisp/internal/model", "github.com/wisp-sh/wisp/internal/tui", "github.com/wisp-sh/wisp/internal/tools",
 		// HTTP (the proxy, doctor's model check) and the desktop bus (doctor):
 		// net/http's initialisers alone cost every start half a millisecond.
-		"net/http", "crypto/tls", "crypto/x509", "github.com/godbus/", "github.com/wisp-sh/wisp/freedesktop"}
+		"net/http", "crypto/tls", "crypto/x509", "github.com/godbus/", "github.com/wisp-sh/wisp/internal/freedesktop"}
 	for _, pkg := range strings.Fields(string(out)) {
 		for _, h := range heavy {
 			if pkg == strings.TrimSuffix(h, "/") || strings.HasSuffix(h, "/") && strings.HasPrefix(pkg, h) {

@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wisp-sh/wisp/approval"
-	"github.com/wisp-sh/wisp/config"
-	"github.com/wisp-sh/wisp/model/modeltest"
+	"github.com/wisp-sh/wisp/internal/approval"
+	"github.com/wisp-sh/wisp/internal/config"
+	"github.com/wisp-sh/wisp/internal/model/modeltest"
+	"github.com/wisp-sh/wisp/internal/runner"
 	"github.com/wisp-sh/wisp/policy"
-	"github.com/wisp-sh/wisp/runner"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wisp-sh/wisp/config"
-	"github.com/wisp-sh/wisp/model/modeltest"
-	"github.com/wisp-sh/wisp/runner"
+	"github.com/wisp-sh/wisp/internal/config"
+	"github.com/wisp-sh/wisp/internal/model/modeltest"
+	"github.com/wisp-sh/wisp/internal/runner"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+	"github.com/wisp-sh/wisp/internal/model/modeltest"
 	"github.com/wisp-sh/wisp/internal/render/rendertest"
-	"github.com/wisp-sh/wisp/model/modeltest"
 )
 
 // ptyTUI is `wisp tui` on a pseudo-terminal, read back through a

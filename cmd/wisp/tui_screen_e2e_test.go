@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/wisp-sh/wisp/model/modeltest"
+	"github.com/wisp-sh/wisp/internal/model/modeltest"
 )
 
 const ctrlO = "\x0f"

@@ -7,12 +7,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wisp-sh/wisp/approval"
 	"github.com/wisp-sh/wisp/audit"
-	"github.com/wisp-sh/wisp/config"
+	"github.com/wisp-sh/wisp/internal/approval"
+	"github.com/wisp-sh/wisp/internal/config"
+	"github.com/wisp-sh/wisp/internal/runner"
 	"github.com/wisp-sh/wisp/pending"
 	"github.com/wisp-sh/wisp/policy"
-	"github.com/wisp-sh/wisp/runner"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 

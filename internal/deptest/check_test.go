@@ -72,19 +72,19 @@ func TestCheckFindsForbiddenDependencies(t *testing.T) {
 		want  []string
 	}{{
 		name:  "the design's direction holds",
-		graph: fakeGraph("config: os", "audit: config", "policy: config fmt", "sandbox: sandbox/refusal config", "sandbox/refusal: os", "pending: config", "runner: policy sandbox pending audit net/http", "approval: pending audit", "chat: runner approval", "cmd/wisp: chat cmd/wisp/internal/ui", "cmd/wisp/internal/ui: fmt", "os:", "fmt:", "net/http: net", "net:"),
+		graph: fakeGraph("internal/config: os", "audit: internal/config", "policy: internal/config fmt", "sandbox: sandbox/refusal internal/config", "sandbox/refusal: os", "pending: internal/config", "internal/runner: policy sandbox pending audit net/http", "internal/approval: pending audit", "internal/chat: internal/runner internal/approval", "cmd/wisp: internal/chat cmd/wisp/internal/ui", "cmd/wisp/internal/ui: fmt", "os:", "fmt:", "net/http: net", "net:"),
 	}, {
 		name:  "the core never reaches a face, even through another package",
-		graph: fakeGraph("policy: runner", "runner: chat", "chat:"),
+		graph: fakeGraph("policy: internal/runner", "internal/runner: internal/chat", "internal/chat:"),
 		want: []string{
-			"policy depends on chat (only faces depend on a face): policy -> runner -> chat",
-			"runner depends on chat (only faces depend on a face): runner -> chat",
+			"internal/runner depends on internal/chat (only faces depend on a face): internal/runner -> internal/chat",
+			"policy depends on internal/chat (only faces depend on a face): policy -> internal/runner -> internal/chat",
 		},
 	}, {
 		name:  "no package but a face depends on a face",
-		graph: fakeGraph("tools: runner", "runner:", "model: freedesktop", "freedesktop:", "cmd/wisp-bar: bar freedesktop", "bar:", "chat: tools mcp", "mcp: tools"),
+		graph: fakeGraph("internal/tools: internal/runner", "internal/runner:", "internal/model: internal/freedesktop", "internal/freedesktop:", "cmd/wisp-bar: internal/bar internal/freedesktop", "internal/bar:", "internal/chat: internal/tools internal/mcp", "internal/mcp: internal/tools"),
 		want: []string{
-			"model depends on freedesktop (only faces depend on a face): model -> freedesktop",
+			"internal/model depends on internal/freedesktop (only faces depend on a face): internal/model -> internal/freedesktop",
 		},
 	}, {
 		name:  "a subpackage follows its parent's rule",
@@ -94,32 +94,32 @@ func TestCheckFindsForbiddenDependencies(t *testing.T) {
 		},
 	}, {
 		name:  "config depends on no other wisp package",
-		graph: fakeGraph("config: internal/testenv", "internal/testenv: os", "os:"),
+		graph: fakeGraph("internal/config: internal/testenv", "internal/testenv: os", "os:"),
 		want: []string{
-			"config depends on internal/testenv (config depends on no other wisp package than internal/suggest): config -> internal/testenv",
+			"internal/config depends on internal/testenv (internal/config depends on no other wisp package than internal/suggest): internal/config -> internal/testenv",
 		},
 	}, {
 		name:  "audit may import config and nothing else of wisp",
-		graph: fakeGraph("audit: config policy", "config:", "policy:"),
+		graph: fakeGraph("audit: internal/config policy", "internal/config:", "policy:"),
 		want: []string{
-			"audit depends on policy (audit depends on no other wisp package than config, internal/suggest, internal/visible): audit -> policy",
+			"audit depends on policy (audit depends on no other wisp package than internal/config, internal/suggest, internal/visible): audit -> policy",
 		},
 	}, {
 		name:  "approval never reaches the menu bar",
-		graph: fakeGraph("approval: bar", "bar:", "freedesktop:"),
+		graph: fakeGraph("internal/approval: internal/bar", "internal/bar:", "internal/freedesktop:"),
 		want: []string{
-			"approval depends on bar (only faces depend on a face): approval -> bar",
+			"internal/approval depends on internal/bar (only faces depend on a face): internal/approval -> internal/bar",
 		},
 	}, {
 		name:  "nothing outside a command imports its packages",
-		graph: fakeGraph("model: cmd/wisp/internal/ui", "cmd/wisp-bar: cmd/wisp/internal/ui", "cmd/wisp/internal/ui:"),
+		graph: fakeGraph("internal/model: cmd/wisp/internal/ui", "cmd/wisp-bar: cmd/wisp/internal/ui", "cmd/wisp/internal/ui:"),
 		want: []string{
 			"cmd/wisp-bar depends on cmd/wisp/internal/ui (nothing outside cmd/wisp imports it): cmd/wisp-bar -> cmd/wisp/internal/ui",
-			"model depends on cmd/wisp/internal/ui (nothing outside cmd/wisp imports it): model -> cmd/wisp/internal/ui",
+			"internal/model depends on cmd/wisp/internal/ui (nothing outside cmd/wisp imports it): internal/model -> cmd/wisp/internal/ui",
 		},
 	}, {
 		name:  "packages that do not exist yet are not checked",
-		graph: fakeGraph("model: fmt", "fmt:"),
+		graph: fakeGraph("internal/model: fmt", "fmt:"),
 	}}
 	for _, test := range tests {
 		t.Run(test.name, func(t *testing.T) {
@@ -132,7 +132,7 @@ func TestCheckFindsForbiddenDependencies(t *testing.T) {
 }
 
 func TestCheckPureGoFindsCgo(t *testing.T) {
-	graph := fakeGraph("cmd/wisp: runner net", "runner: example.com/tray example.com/psx", "example.com/tray:", "example.com/psx:", "net: runtime/cgo", "runtime/cgo:")
+	graph := fakeGraph("cmd/wisp: internal/runner net", "internal/runner: example.com/tray example.com/psx", "example.com/tray:", "example.com/psx:", "net: runtime/cgo", "runtime/cgo:")
 	graph[Module+"/cmd/wisp"].Standard = false
 	graph["example.com/tray"].CgoFiles = []string{"tray_darwin.go"}
 	graph["example.com/psx"].CgoFiles = []string{"psx_cgo.go"} // a known fallback
@@ -140,7 +140,7 @@ func TestCheckPureGoFindsCgo(t *testing.T) {
 	graph["runtime/cgo"].Error = &PackageError{Err: "build constraints exclude all Go files"}
 	got := violationsText(CheckPureGo(graph, Module+"/cmd/wisp", []string{"example.com/psx"}))
 	want := []string{
-		"cmd/wisp depends on example.com/tray (cgo files tray_darwin.go, but wisp builds with CGO_ENABLED=0): cmd/wisp -> runner -> example.com/tray",
+		"cmd/wisp depends on example.com/tray (cgo files tray_darwin.go, but wisp builds with CGO_ENABLED=0): cmd/wisp -> internal/runner -> example.com/tray",
 		"cmd/wisp depends on runtime/cgo (go list: build constraints exclude all Go files): cmd/wisp -> net -> runtime/cgo",
 	}
 	slices.Sort(got)

@@ -26,7 +26,7 @@ func TestImportDirection(t *testing.T) {
 	for _, platform := range platforms {
 		t.Run(platform.GOOS, func(t *testing.T) {
 			graph := listOrFatal(t, platform, Module+"/...")
-			for _, path := range []string{Module + "/config", Module + "/cmd/wisp"} {
+			for _, path := range []string{Module + "/internal/config", Module + "/cmd/wisp"} {
 				if _, ok := graph[path]; !ok {
 					t.Fatalf("the listing for %s lacks %s: the check would see nothing", platform, path)
 				}

@@ -16,7 +16,7 @@ func own(paths ...string) []string {
 
 // Faces are the packages that talk to a person or another program (with
 // the platform code only they use); no other package depends on them.
-var Faces = own("chat", "mcp", "tui", "bar", "cmd", "darwin", "freedesktop")
+var Faces = own("internal/chat", "internal/mcp", "internal/tui", "internal/bar", "cmd", "internal/darwin", "internal/freedesktop")
 
 // A Rule limits what one package, and each package under it, may depend
 // on, directly or through others, beyond what holds for all (Check: only
@@ -36,14 +36,14 @@ type Rule struct {
 // pending) never reaching for HTTP. runner and approval answer only to the
 // rule for all.
 var Rules = []Rule{
-	{Package: Module + "/config", Forbidden: []string{"net/http"}, OnlyWisp: own("internal/suggest")},
-	{Package: Module + "/audit", Forbidden: []string{"net/http"}, OnlyWisp: own("config", "internal/suggest", "internal/visible")},
+	{Package: Module + "/internal/config", Forbidden: []string{"net/http"}, OnlyWisp: own("internal/suggest")},
+	{Package: Module + "/audit", Forbidden: []string{"net/http"}, OnlyWisp: own("internal/config", "internal/suggest", "internal/visible")},
 	{Package: Module + "/policy", Forbidden: []string{"net/http"}},
 	{Package: Module + "/sandbox", Forbidden: []string{"net/http"}},
 	{Package: Module + "/pending", Forbidden: []string{"net/http"}},
 	// netproxy is the network proxy itself: the standard library alone,
 	// no wisp package, so that what decides on a host is all in one place.
-	{Package: Module + "/netproxy", OnlyWisp: []string{}},
+	{Package: Module + "/internal/netproxy", OnlyWisp: []string{}},
 }
 
 // PureGoFallbacks are packages outside the standard library that have cgo

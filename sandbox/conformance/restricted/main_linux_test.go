@@ -3,7 +3,7 @@ package restricted_test
 import (
 	"testing"
 
-	"github.com/wisp-sh/wisp/netproxy/netproxytest"
+	"github.com/wisp-sh/wisp/internal/netproxy/netproxytest"
 	"github.com/wisp-sh/wisp/sandbox/sandboxtest"
 )
 

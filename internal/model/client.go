@@ -1,0 +1,165 @@
+// Package model is wisp's model client: chat completions with tools, streamed,
+// from any OpenAI-compatible server (Ollama by default; LM Studio, llama.cpp's
+// server, vLLM or a hosted API). It owns the request, the streaming, the
+// assembly of tool calls split across chunks, and turning every failure into
+// a typed error whose message says what to do; it retries what the server
+// refused for now, with backoff, and says so. Of wisp's packages it
+// imports only config and its own probe (the check doctor shares).
+package model
+
+import (
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+	"github.com/wisp-sh/wisp/internal/config"
+)
+
+// DefaultIdleTimeout bounds the silence between two chunks (and before the
+// first), so a stuck server never hangs a conversation. It is generous
+// because a local server may load the model before its first token.
+const DefaultIdleTimeout = 120 * time.Second
+
+// placeholderKey is sent when no key is configured: local servers ignore
+// the key but some reject a request without an Authorization header.
+const placeholderKey = "wisp-no-key"
+
+// Client talks to one model on one OpenAI-compatible server.
+type Client struct {
+	name      string
+	baseURL   string
+	apiKeyEnv string
+	keySet    bool // the variable apiKeyEnv names holds a key
+	idle      time.Duration
+	retries   int
+	remote    bool // not on this machine: a connection error may pass
+	onRetry   func(Retry)
+	http      *http.Client
+	chat      openai.ChatCompletionService
+	models    openai.ModelService
+	ollama    *ollamaProbe
+}
+
+// Option adjusts a Client.
+type Option func(*settings)
+
+type settings struct {
+	httpClient *http.Client
+	idle       time.Duration
+	retries    int
+	onRetry    func(Retry)
+}
+
+// WithHTTPClient sends requests through hc (its transport, proxies, TLS).
+// Leave its Timeout zero: a whole-request timeout would cut long answers;
+// the idle timeout is what bounds a stall.
+func WithHTTPClient(hc *http.Client) Option {
+	return func(s *settings) { s.httpClient = hc }
+}
+
+// WithIdleTimeout sets how long the server may stay silent before Stream
+// gives up with ErrStalled (DefaultIdleTimeout otherwise).
+func WithIdleTimeout(d time.Duration) Option {
+	return func(s *settings) { s.idle = d }
+}
+
+// WithMaxRetries sets how often a request is retried after HTTP 408, 409,
+// 429 or 5xx (and, for a server on another machine, a connection error),
+// before any of the answer has arrived, with backoff and the server's
+// Retry-After (DefaultMaxRetries). A server on this machine that is down
+// is not retried: that only delays the message that it is down.
+func WithMaxRetries(n int) Option {
+	return func(s *settings) { s.retries = max(n, 0) }
+}
+
+// New returns a client for cfg. The API key is read through getenv from the
+// variable cfg.APIKeyEnv names; empty fields take config.Default's values.
+func New(cfg config.Model, getenv func(string) string, opts ...Option) (*Client, error) {
+	cfg = withDefaults(cfg)
+	base, err := parseBaseURL(cfg.BaseURL)
+	if err != nil {
+		return nil, err
+	}
+	s := settings{idle: DefaultIdleTimeout, retries: DefaultMaxRetries}
+	for _, opt := range opts {
+		opt(&s)
+	}
+	if s.httpClient == nil {
+		s.httpClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
+	}
+	key := apiKey(cfg.APIKeyEnv, getenv)
+	c := &Client{name: cfg.Name, baseURL: strings.TrimSuffix(base.String(), "/"),
+		apiKeyEnv: cfg.APIKeyEnv, keySet: key != "", idle: s.idle, retries: s.retries, remote: !isLocal(base),
+		onRetry: s.onRetry, http: s.httpClient, ollama: &ollamaProbe{}}
+	if key == "" {
+		key = placeholderKey
+	}
+	// The services are built without openai.NewClient on purpose: that would
+	// read OPENAI_* variables from the process environment behind getenv's back.
+	reqOpts := []option.RequestOption{
+		option.WithBaseURL(c.baseURL),
+		option.WithAPIKey(key),
+		option.WithHTTPClient(s.httpClient),
+		option.WithMaxRetries(0), // wisp retries itself, and says so
+	}
+	c.chat = openai.NewChatCompletionService(reqOpts...)
+	c.models = openai.NewModelService(reqOpts...)
+	return c, nil
+}
+
+// WithName is a client for another model on the same server (chat's
+// /model NAME).
+func (c *Client) WithName(name string) *Client {
+	d := *c
+	d.name = name
+	return &d
+}
+
+// Name is the model's name as sent to the server.
+func (c *Client) Name() string { return c.name }
+
+// BaseURL is the server's OpenAI-compatible base URL, without a trailing slash.
+func (c *Client) BaseURL() string { return c.baseURL }
+
+func withDefaults(cfg config.Model) config.Model {
+	def := config.Default().Model
+	if strings.TrimSpace(cfg.Name) == "" {
+		cfg.Name = def.Name
+	}
+	if strings.TrimSpace(cfg.BaseURL) == "" {
+		cfg.BaseURL = def.BaseURL
+	}
+	return cfg
+}
+
+func parseBaseURL(raw string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("model.baseURL %q is not an http or https URL; set it to the server's "+
+			"OpenAI-compatible address, such as %s", raw, config.Default().Model.BaseURL)
+	}
+	return u, nil
+}
+
+// apiKey reads the key from the variable envName names, "" when none.
+func apiKey(envName string, getenv func(string) string) string {
+	if envName == "" || getenv == nil {
+		return ""
+	}
+	return strings.TrimSpace(getenv(envName))
+}
+
+// isLocal reports whether the server is on this machine.
+func isLocal(base *url.URL) bool {
+	host := base.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
