@@ -238,8 +238,8 @@ func (m *Model) quit() tea.Cmd {
 	return tea.Quit
 }
 
-// send acts on a line the box sent: a typed command runs as chat's ! and
-// !! do; a / command; else a message for the model.
+// send acts on a line the box sent: a typed command runs through the
+// agent as chat's ! and !! do; a / command; else a message for the model.
 func (m *Model) send(s Sent) tea.Cmd {
 	if t, ok := agent.ParseTyped(s.Line); ok && s.Mode != Normal {
 		m.tr.add(&entry{kind: entrySent, sent: s})

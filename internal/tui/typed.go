@@ -20,7 +20,7 @@ func (m *Model) runTyped(t agent.Typed) tea.Cmd {
 	m.busy, m.cancel = true, cancel
 	run := &typedRun{ctx: ctx, loop: m.o.Loop, t: t, face: m.o.Face, st: m.st}
 	face := m.o.Face
-	if t.Command == "" { // a bare ! or !!: chat says there is nothing to run
+	if t.Command == "" { // a bare ! or !!: the agent says there is nothing to run
 		return func() tea.Msg {
 			run.Run()
 			cancel()
