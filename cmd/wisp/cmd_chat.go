@@ -241,7 +241,7 @@ func openConversation(ctx context.Context, app *App, s *session, face agent.Face
 		return nil, err
 	}
 	o.Thread = thread
-	a := agent.NewAgent(o)
+	a := agent.New(o)
 	n := a.Resume(records)
 	conv := &conversation{agent: a, thread: thread, client: client}
 	if co.face != "respond" {

@@ -55,9 +55,9 @@ type Agent struct {
 	outputs      map[string]string // a tool call's id: its command's output id
 }
 
-// NewAgent makes the agent and has the runner's gate tell the face when a
+// New makes the agent and has the runner's gate tell the face when a
 // model's command was approved to run outside the sandbox, before it runs.
-func NewAgent(o Options) *Agent {
+func New(o Options) *Agent {
 	if o.MaxSteps <= 0 {
 		o.MaxSteps = DefaultMaxSteps
 	}

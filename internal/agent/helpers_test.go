@@ -59,7 +59,7 @@ func (w *world) agent(t testing.TB, srv *modeltest.Server) (*Agent, *Thread) {
 		}
 		o.Model = c
 	}
-	return NewAgent(o), th
+	return New(o), th
 }
 
 func (w *world) records(t *testing.T, th *Thread) []Record {

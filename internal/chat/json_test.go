@@ -57,7 +57,7 @@ func startJSON(t *testing.T, w *agenttest.World, srv *modeltest.Server) *client 
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := agent.NewAgent(agent.Options{Model: c, Tools: w.Tools, Face: face})
+	a := agent.New(agent.Options{Model: c, Tools: w.Tools, Face: face})
 	cl := &client{t: t, in: inW, events: make(chan agent.Event, 256), done: make(chan error, 1)}
 	go func() {
 		sc := bufio.NewScanner(outR)
