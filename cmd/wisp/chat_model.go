@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/chat"
 )
 
@@ -23,8 +24,8 @@ func (c *conversation) checkBeside(ctx context.Context, face *chat.TerminalFace,
 	if note == "" || ctx.Err() != nil {
 		return
 	}
-	ed.Notify(face.NoteLine(chat.LevelWarning, note), func() {
-		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: note})
+	ed.Notify(face.NoteLine(agent.LevelWarning, note), func() {
+		face.Emit(agent.Event{Type: agent.EventNote, Level: agent.LevelWarning, Text: note})
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/approval"
 	"github.com/wisp-sh/wisp/internal/chat"
 	"github.com/wisp-sh/wisp/internal/model"
@@ -171,14 +172,14 @@ func openTTY(app *App) *os.File {
 	return f
 }
 
-func chatLines(app *App, s *session, tty *os.File, face chat.Face) chat.LineReader {
+func chatLines(app *App, s *session, tty *os.File, face agent.Face) chat.LineReader {
 	if tty == nil {
 		return chat.NewPlainLines(app.Stdin)
 	}
 	hist, err := chat.OpenHistory(filepath.Join(s.home.Dir, "history"))
 	if err != nil {
 		// Recall within this session still works; only the file is lost.
-		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: "· no saved history: " + err.Error()})
+		face.Emit(agent.Event{Type: agent.EventNote, Level: agent.LevelWarning, Text: "· no saved history: " + err.Error()})
 		hist = &chat.History{}
 	}
 	return chat.NewEditor(tty, "› ", hist)
@@ -202,8 +203,8 @@ func runChatJSON(ctx context.Context, app *App, s *session, opts chatOptions) er
 
 // conversation is the agent with its model, tools and thread.
 type conversation struct {
-	agent  *chat.Agent
-	thread *chat.Thread
+	agent  *agent.Agent
+	thread *agent.Thread
 	client *model.Client // nil: no model could be had
 
 	mu    sync.Mutex
@@ -222,38 +223,38 @@ type convOptions struct {
 // openConversation wires the agent: the tools over the session's runner,
 // the model (checked once, briefly: a chat without a model still runs
 // typed commands), the thread, new or resumed, and the warnings.
-func openConversation(ctx context.Context, app *App, s *session, face chat.Face, co convOptions) (*conversation, error) {
+func openConversation(ctx context.Context, app *App, s *session, face agent.Face, co convOptions) (*conversation, error) {
 	tb := s.toolbox(app)
-	o := chat.Options{Tools: tb, Face: face, Terminal: co.terminal, ContextTokens: s.cfg.Model.ContextTokens}
+	o := agent.Options{Tools: tb, Face: face, Terminal: co.terminal, ContextTokens: s.cfg.Model.ContextTokens}
 	client, err := model.New(s.cfg.Model, app.Getenv, model.WithRetryNotice(func(r model.Retry) {
-		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: r.Notice()})
-		face.Emit(chat.Event{Type: chat.EventWaiting}) // the spinner again, through the wait
+		face.Emit(agent.Event{Type: agent.EventNote, Level: agent.LevelWarning, Text: r.Notice()})
+		face.Emit(agent.Event{Type: agent.EventWaiting}) // the spinner again, through the wait
 	}))
 	if err != nil {
 		o.NoModel = err.Error()
 	} else {
 		o.Model = client
 	}
-	startRecord := chat.Record{Dir: s.runner.Dir, Model: s.cfg.Model.Name, Face: co.face}
+	startRecord := agent.Record{Dir: s.runner.Dir, Model: s.cfg.Model.Name, Face: co.face}
 	thread, records, err := openThread(app, s, co.chat, startRecord)
 	if err != nil {
 		return nil, err
 	}
 	o.Thread = thread
-	agent := chat.NewAgent(o)
-	n := agent.Resume(records)
-	conv := &conversation{agent: agent, thread: thread, client: client}
+	a := agent.New(o)
+	n := a.Resume(records)
+	conv := &conversation{agent: a, thread: thread, client: client}
 	if co.face != "respond" {
-		face.Emit(chat.Event{Type: chat.EventReady, Thread: thread.ID, Model: s.cfg.Model.Name, Dir: s.runner.Dir, Messages: n})
+		face.Emit(agent.Event{Type: agent.EventReady, Thread: thread.ID, Model: s.cfg.Model.Name, Dir: s.runner.Dir, Messages: n})
 	}
-	if note := agent.Instructions().Note(); note != "" {
-		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelInfo, Text: note})
+	if note := a.Instructions().Note(); note != "" {
+		face.Emit(agent.Event{Type: agent.EventNote, Level: agent.LevelInfo, Text: note})
 	}
 	warn(face, s, co.chat.yes)
 	if client != nil && co.check {
 		conv.setState(checkModel(ctx, client, face))
 	} else if client == nil {
-		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: "· no model: " + o.NoModel})
+		face.Emit(agent.Event{Type: agent.EventNote, Level: agent.LevelWarning, Text: "· no model: " + o.NoModel})
 	}
 	return conv, nil
 }
@@ -262,32 +263,32 @@ func openConversation(ctx context.Context, app *App, s *session, face chat.Face,
 // or opens one to continue with its records: with no id the newest of
 // this folder that holds a message. A thread of another folder is
 // refused unless --here says to continue it in this one.
-func openThread(app *App, s *session, opts chatOptions, start chat.Record) (*chat.Thread, []chat.Record, error) {
+func openThread(app *App, s *session, opts chatOptions, start agent.Record) (*agent.Thread, []agent.Record, error) {
 	dir := s.home.ThreadsDir()
 	if opts.resume == "" {
-		return chat.NewThread(dir, app.Now, start), nil, nil
+		return agent.NewThread(dir, app.Now, start), nil, nil
 	}
 	id := opts.resume
 	if id == "latest" {
 		var err error
-		if id, err = chat.LatestThreadIn(dir, s.runner.Dir); err != nil {
+		if id, err = agent.LatestThreadIn(dir, s.runner.Dir); err != nil {
 			return nil, nil, err
 		}
 	}
-	records, err := chat.ReadThread(dir, id)
+	records, err := agent.ReadThread(dir, id)
 	if err != nil {
 		return nil, nil, err
 	}
-	if folder := chat.ThreadFolder(records); folder != "" && folder != s.runner.Dir && !opts.here {
+	if folder := agent.ThreadFolder(records); folder != "" && folder != s.runner.Dir && !opts.here {
 		return nil, nil, usageError{fmt.Errorf("thread %s works in %s, not in this folder (%s): its commands and "+
 			"its conversation are about that folder; resume it there (cd %s && wisp chat --resume %s), or pass "+
 			"--here to continue it in this folder", id, folder, s.runner.Dir, folder, id)}
 	}
-	t, err := chat.OpenThread(dir, id, app.Now)
+	t, err := agent.OpenThread(dir, id, app.Now)
 	if err != nil {
 		return nil, nil, err
 	}
-	start.Kind = chat.RecordResume
+	start.Kind = agent.RecordResume
 	t.Defer(start)
 	return t, records, nil
 }
@@ -296,9 +297,9 @@ func openThread(app *App, s *session, opts chatOptions, start chat.Record) (*cha
 // answers at once; one that hangs must not hold up the first prompt.
 const modelCheckTimeout = 5 * time.Second
 
-func checkModel(ctx context.Context, client *model.Client, face chat.Face) string {
+func checkModel(ctx context.Context, client *model.Client, face agent.Face) string {
 	if note, state := modelCheck(ctx, client); note != "" {
-		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: note})
+		face.Emit(agent.Event{Type: agent.EventNote, Level: agent.LevelWarning, Text: note})
 		return state
 	}
 	return "answers, and has the model"
@@ -322,19 +323,19 @@ func modelCheck(ctx context.Context, client *model.Client) (note, state string) 
 
 // warn says what this chat runs without: --unsafe's sandbox, --yes's
 // asking, or a sandbox this system cannot give.
-func warn(face chat.Face, s *session, yes bool) {
-	note := func(level, text string) { face.Emit(chat.Event{Type: chat.EventNote, Level: level, Text: text}) }
+func warn(face agent.Face, s *session, yes bool) {
+	note := func(level, text string) { face.Emit(agent.Event{Type: agent.EventNote, Level: level, Text: text}) }
 	r := s.runner
 	switch {
 	case r.Unsafe:
-		note(chat.LevelDanger, "! --unsafe: the sandbox is off: every command, the model's too, runs unconfined and may write anywhere you can")
+		note(agent.LevelDanger, "! --unsafe: the sandbox is off: every command, the model's too, runs unconfined and may write anywhere you can")
 	case !s.cfg.CommandPolicy.Sandbox.Enabled:
-		note(chat.LevelDanger, "! the sandbox is off (commandPolicy.sandbox.enabled is false): every command runs unconfined")
+		note(agent.LevelDanger, "! the sandbox is off (commandPolicy.sandbox.enabled is false): every command runs unconfined")
 	case r.Backend == nil && r.BackendErr != nil:
-		note(chat.LevelWarning, "· no sandbox can be had here, so commands that need it will not run: "+r.BackendErr.Error())
+		note(agent.LevelWarning, "· no sandbox can be had here, so commands that need it will not run: "+r.BackendErr.Error())
 	}
 	if yes {
-		note(chat.LevelWarning, "· --yes: commands that would ask you are approved without you; a run outside the sandbox still asks you, or is refused")
+		note(agent.LevelWarning, "· --yes: commands that would ask you are approved without you; a run outside the sandbox still asks you, or is refused")
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/approval"
 	"github.com/wisp-sh/wisp/internal/chat"
 	"github.com/wisp-sh/wisp/pending"
@@ -84,7 +85,7 @@ func runRespond(ctx context.Context, app *App, opts respondOptions) error {
 	defer s.Close()
 	s.wireGate(gateOptions{face: pending.FaceRespond, yes: opts.yes,
 		extra: respondApprovers(s.cfg.Approval.OutOfBand, opts.yes)})
-	var face chat.Face
+	var face agent.Face
 	label := "respond"
 	if opts.json {
 		face, label = chat.NewJSONFace(app.Stdout), "respond --json"
@@ -101,7 +102,7 @@ func runRespond(ctx context.Context, app *App, opts respondOptions) error {
 	defer conv.close()
 	err = conv.agent.Send(ctx, opts.prompt)
 	if opts.json {
-		face.Emit(chat.Event{Type: chat.EventTurnEnd})
+		face.Emit(agent.Event{Type: agent.EventTurnEnd})
 	}
 	if err != nil {
 		return &exitError{code: exitFailure, err: err, quiet: true} // already said on the face

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/chat"
 )
 
@@ -32,7 +33,7 @@ func runThreads(app *App) error {
 	if err != nil {
 		return err
 	}
-	all, err := chat.ListThreads(home.ThreadsDir())
+	all, err := agent.ListThreads(home.ThreadsDir())
 	if err != nil {
 		return err
 	}

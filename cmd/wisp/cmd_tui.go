@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 
 	"github.com/spf13/cobra"
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/approval"
 	"github.com/wisp-sh/wisp/internal/chat"
 	"github.com/wisp-sh/wisp/internal/runner"
@@ -61,7 +62,7 @@ func runTUI(ctx context.Context, app *App, opts chatOptions) error {
 	s.wireGate(gateOptions{face: pending.FaceTUI, yes: opts.yes, extra: []approval.Approver{&tui.Approver{Face: face}}})
 	hist, err := chat.OpenHistory(filepath.Join(s.home.Dir, "history"))
 	if err != nil {
-		face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: "· no saved history: " + err.Error()})
+		face.Emit(agent.Event{Type: agent.EventNote, Level: agent.LevelWarning, Text: "· no saved history: " + err.Error()})
 		hist = &chat.History{}
 	}
 	defer hist.Close()

@@ -26,8 +26,9 @@ func TestLeanBuildLinksNoFace(t *testing.T) {
 	// Folders by their prefix (a trailing /), packages by their path: a
 	// package of a face's own that links none of this (model/probe) may.
 	heavy := []string{"github.com/openai/", "github.com/modelcontextprotocol/", "github.com/google/jsonschema-go/",
-		"encoding/gob", "github.com/charmbracelet/", "github.com/wisp-sh/wisp/internal/chat", "github.com/wisp-sh/wisp/internal/mcp",
-		"github.com/wisp-sh/wisp/internal/model", "github.com/wisp-sh/wisp/internal/tui", "github.com/wisp-sh/wisp/internal/tools",
+		"encoding/gob", "github.com/charmbracelet/", "github.com/wisp-sh/wisp/internal/agent", "github.com/wisp-sh/wisp/internal/chat",
+		"github.com/wisp-sh/wisp/internal/mcp", "github.com/wisp-sh/wisp/internal/model", "github.com/wisp-sh/wisp/internal/tui",
+		"github.com/wisp-sh/wisp/internal/tools",
 		// HTTP (the proxy, doctor's model check) and the desktop bus (doctor):
 		// net/http's initialisers alone cost every start half a millisecond.
 		"net/http", "crypto/tls", "crypto/x509", "github.com/godbus/", "github.com/wisp-sh/wisp/internal/freedesktop"}

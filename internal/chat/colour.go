@@ -1,5 +1,7 @@
 package chat
 
+import "github.com/wisp-sh/wisp/internal/agent"
+
 // The plain chat's palette, in 24-bit colour. Outside is record 0064
 // amendment item 6's colour for a line run outside the sandbox (#D27068, a
 // muted red darker and greyer than removed, #FF6B6B, which is the danger
@@ -26,9 +28,9 @@ func ColourWanted(getenv func(string) string, isTerminal bool) bool {
 // levelSGR is the style of a note of level.
 func (p Palette) levelSGR(level string) string {
 	switch level {
-	case LevelDanger:
+	case agent.LevelDanger:
 		return sgrDanger
-	case LevelWarning:
+	case agent.LevelWarning:
 		return sgrWarning
 	}
 	return sgrDim

@@ -3,6 +3,8 @@ package chat
 import (
 	"context"
 	"io"
+
+	"github.com/wisp-sh/wisp/internal/agent"
 )
 
 // RunSlash runs one of the plain chat's / commands for another face
@@ -13,7 +15,7 @@ import (
 // false when line is none of them (it is then a message for the model);
 // quit when it is /quit. /help and /clear are the caller's: they are about
 // its own screen.
-func RunSlash(ctx context.Context, a *Agent, approvals *Approvals, status func() []string, line string, w io.Writer) (quit, ok bool) {
+func RunSlash(ctx context.Context, a *agent.Agent, approvals *Approvals, status func() []string, line string, w io.Writer) (quit, ok bool) {
 	face := NewTerminalFace(w, w, false)
 	o := TerminalOptions{Agent: a, Face: face, Approvals: approvals, Status: status}
 	if sessionSlash(ctx, o, line) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/approval"
 )
 
@@ -25,8 +26,8 @@ func NewJSONFace(w io.Writer) *JSONFace {
 
 // Emit writes one line. A write that fails (the reader went away) is
 // dropped: there is no one left to tell.
-func (f *JSONFace) Emit(ev Event) {
-	if ev.Type == EventWaiting {
+func (f *JSONFace) Emit(ev agent.Event) {
+	if ev.Type == agent.EventWaiting {
 		return
 	}
 	f.mu.Lock()
@@ -38,7 +39,7 @@ func (f *JSONFace) Emit(ev Event) {
 // for the approval input with the same id. It asks a person (the client
 // shows the question), so it may answer a run outside the sandbox.
 type JSONApprover struct {
-	Face    Face
+	Face    agent.Face
 	mu      sync.Mutex
 	waiting map[string]*question
 	closed  bool
@@ -67,17 +68,17 @@ func (j *JSONApprover) Ask(ctx context.Context, req approval.Request) (approval.
 	select {
 	case ans, ok := <-q.answers:
 		if !ok {
-			j.Face.Emit(Event{Type: EventApprovalClosed, ID: req.ID, Text: "the input ended"})
+			j.Face.Emit(agent.Event{Type: agent.EventApprovalClosed, ID: req.ID, Text: "the input ended"})
 			return approval.Answer{}, fmt.Errorf("the --json input has ended: %w", approval.ErrCannotAsk)
 		}
-		j.Face.Emit(Event{Type: EventApprovalClosed, ID: req.ID, Text: "answered"})
+		j.Face.Emit(agent.Event{Type: agent.EventApprovalClosed, ID: req.ID, Text: "answered"})
 		return ans, nil
 	case <-ctx.Done():
 		text := "withdrawn"
 		if a, ok := approval.AnsweredElsewhere(ctx); ok {
 			text = "answered elsewhere: " + approval.Describe(a)
 		}
-		j.Face.Emit(Event{Type: EventApprovalClosed, ID: req.ID, Text: text})
+		j.Face.Emit(agent.Event{Type: agent.EventApprovalClosed, ID: req.ID, Text: text})
 		return approval.Answer{}, ctx.Err()
 	}
 }
@@ -160,4 +161,14 @@ func (j *JSONApprover) Close() {
 		close(q.answers)
 		delete(j.waiting, id)
 	}
+}
+
+// approvalEvent is the question a face that asks shows.
+func approvalEvent(req approval.Request) agent.Event {
+	scopes := make([]string, len(req.Scopes))
+	for i, s := range req.Scopes {
+		scopes[i] = string(s)
+	}
+	return agent.Event{Type: agent.EventApproval, ID: req.ID, Command: req.Line, Dir: req.Dir,
+		OutsideSandbox: req.OutsideSandbox, Level: req.Level.String(), Reasons: req.Reasons, Scopes: scopes}
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 
+	"github.com/wisp-sh/wisp/internal/agent"
+	"github.com/wisp-sh/wisp/internal/agent/agenttest"
 	"github.com/wisp-sh/wisp/internal/approval"
 )
 
@@ -11,15 +13,15 @@ import (
 // name a question that waits. A question another face answered says what
 // the answer was and who gave it.
 func TestJSONAnswersOnlyTheQuestionAsked(t *testing.T) {
-	rec := &recorder{}
+	rec := &agenttest.Recorder[agent.Event]{}
 	j := &JSONApprover{Face: rec}
 	if err := j.Answer("req-1", "approve", "once"); err == nil {
 		t.Error("an answer before the question was taken")
 	}
 	ctx, cancel := context.WithCancelCause(context.Background())
 	asked := make(chan struct{})
-	rec.onEmit = func(ev Event) {
-		if ev.Type == EventApproval {
+	rec.OnEmit = func(ev agent.Event) {
+		if ev.Type == agent.EventApproval {
 			close(asked)
 		}
 	}
@@ -36,7 +38,7 @@ func TestJSONAnswersOnlyTheQuestionAsked(t *testing.T) {
 	if err := <-done; err == nil {
 		t.Error("the withdrawn question returned an answer")
 	}
-	closed := rec.of(EventApprovalClosed)
+	closed := rec.Where(func(ev agent.Event) bool { return ev.Type == agent.EventApprovalClosed })
 	if len(closed) != 1 || closed[0].Text != "answered elsewhere: denied by wisp-bar" {
 		t.Errorf("approvalClosed %+v", closed)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/creack/pty"
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/render/rendertest"
 )
 
@@ -28,10 +29,10 @@ func faceOnPTY(t *testing.T, cols int) (*TerminalFace, *rendertest.Screen) {
 // come; the words take its place.
 func TestSpinnerClearsWhenTheWordsCome(t *testing.T) {
 	f, scr := faceOnPTY(t, 60)
-	f.Emit(Event{Type: EventWaiting})
+	f.Emit(agent.Event{Type: agent.EventWaiting})
 	waitScreen(t, scr, "waiting for the model · 0s")
-	f.Emit(Event{Type: EventText, Text: "Here it is."})
-	f.Emit(Event{Type: EventMessage, Text: "Here it is."})
+	f.Emit(agent.Event{Type: agent.EventText, Text: "Here it is."})
+	f.Emit(agent.Event{Type: agent.EventMessage, Text: "Here it is."})
 	waitScreen(t, scr, "Here it is.")
 	if strings.Contains(scr.Text(), "waiting") || scr.Lines()[0] != "Here it is." {
 		t.Errorf("the spinner stayed:\n%s", scr.Text())
@@ -43,11 +44,11 @@ func TestSpinnerClearsWhenTheWordsCome(t *testing.T) {
 func TestARunningCommandShowsItsLastLinesThenTheResult(t *testing.T) {
 	f, scr := faceOnPTY(t, 40)
 	zero := 0
-	f.Emit(Event{Type: EventToolCall, Name: "run_command", Command: "make"})
-	f.Emit(Event{Type: EventCommandStart, Origin: "model", Command: "make"})
+	f.Emit(agent.Event{Type: agent.EventToolCall, Name: "run_command", Command: "make"})
+	f.Emit(agent.Event{Type: agent.EventCommandStart, Origin: "model", Command: "make"})
 	waitScreen(t, scr, "⋯ running · 0s")
-	f.Emit(Event{Type: EventOutput, Origin: "model", Text: "one\ntwo\nthree\nfour " + strings.Repeat("x", 60) + "\nfi"})
-	f.Emit(Event{Type: EventOutput, Origin: "model", Text: "ve\x1b]0;t\x07\n"})
+	f.Emit(agent.Event{Type: agent.EventOutput, Origin: "model", Text: "one\ntwo\nthree\nfour " + strings.Repeat("x", 60) + "\nfi"})
+	f.Emit(agent.Event{Type: agent.EventOutput, Origin: "model", Text: "ve\x1b]0;t\x07\n"})
 	waitScreen(t, scr, `  │ five\x1b]0;t\a`)
 	lines := scr.Lines()
 	if len(lines) != 5 || lines[2] != "  │ three" || len([]rune(lines[3])) != 39 || !strings.HasSuffix(lines[3], "…") {
@@ -56,10 +57,10 @@ func TestARunningCommandShowsItsLastLinesThenTheResult(t *testing.T) {
 	if len(scr.Titles()) > 0 {
 		t.Errorf("the output set the title: %q", scr.Titles())
 	}
-	f.Emit(Event{Type: EventCommandOutcome, Origin: "model", Command: "make", Ran: true, ExitCode: &zero, Output: "done\n"})
-	f.Emit(Event{Type: EventToolResult, Name: "run_command", Text: "done"})
-	f.Emit(Event{Type: EventText, Text: "Built."})
-	f.Emit(Event{Type: EventMessage, Text: "Built."})
+	f.Emit(agent.Event{Type: agent.EventCommandOutcome, Origin: "model", Command: "make", Ran: true, ExitCode: &zero, Output: "done\n"})
+	f.Emit(agent.Event{Type: agent.EventToolResult, Name: "run_command", Text: "done"})
+	f.Emit(agent.Event{Type: agent.EventText, Text: "Built."})
+	f.Emit(agent.Event{Type: agent.EventMessage, Text: "Built."})
 	waitScreen(t, scr, "Built.")
 	if got := scr.Text(); got != "● make\n  │ done\nBuilt." {
 		t.Errorf("after the run the screen is\n%s", got)
@@ -70,12 +71,12 @@ func TestARunningCommandShowsItsLastLinesThenTheResult(t *testing.T) {
 // running command's rows come back, and not if something was written.
 func TestHoldKeepsTheRowsOffADialog(t *testing.T) {
 	f, scr := faceOnPTY(t, 40)
-	f.Emit(Event{Type: EventToolCall, Name: "run_command", Command: "curl x"})
-	f.Emit(Event{Type: EventCommandStart, Origin: "model", Command: "curl x"})
-	f.Emit(Event{Type: EventOutput, Origin: "model", Text: "connecting\n"})
+	f.Emit(agent.Event{Type: agent.EventToolCall, Name: "run_command", Command: "curl x"})
+	f.Emit(agent.Event{Type: agent.EventCommandStart, Origin: "model", Command: "curl x"})
+	f.Emit(agent.Event{Type: agent.EventOutput, Origin: "model", Text: "connecting\n"})
 	waitScreen(t, scr, "  │ connecting")
 	resume := f.Hold()
-	f.Emit(Event{Type: EventOutput, Origin: "model", Text: "more\n"})
+	f.Emit(agent.Event{Type: agent.EventOutput, Origin: "model", Text: "more\n"})
 	f.mu.Lock() // the dialog would draw now: the face drew nothing since
 	drawn := f.prog
 	f.mu.Unlock()
@@ -85,7 +86,7 @@ func TestHoldKeepsTheRowsOffADialog(t *testing.T) {
 	resume()
 	waitScreen(t, scr, "  │ connecting\n  │ more")
 	again := f.Hold()
-	f.Emit(Event{Type: EventNote, Text: "· a note"})
+	f.Emit(agent.Event{Type: agent.EventNote, Text: "· a note"})
 	again()
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/internal/runner"
 	"github.com/wisp-sh/wisp/internal/tty"
@@ -85,7 +86,7 @@ func widthOf(w io.Writer) func() int {
 }
 
 // Emit renders one event.
-func (f *TerminalFace) Emit(ev Event) {
+func (f *TerminalFace) Emit(ev agent.Event) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.progressed(ev) {
@@ -94,47 +95,47 @@ func (f *TerminalFace) Emit(ev Event) {
 	f.stopProgress()
 	f.paused = nil
 	f.gen++
-	if ev.Type == EventText && f.MarkdownSource {
+	if ev.Type == agent.EventText && f.MarkdownSource {
 		f.words.WriteString(ev.Text)
 		return
 	}
-	if ev.Type == EventText {
+	if ev.Type == agent.EventText {
 		f.md.Write(ev.Text)
 		return
 	}
 	f.md.End()
 	switch ev.Type {
-	case EventMessage:
+	case agent.EventMessage:
 		f.words.EndLine()
-	case EventOutput:
+	case agent.EventOutput:
 		f.words.Flush()
 		f.notes.Passthrough(ev.Text)
-	case EventToolCall:
+	case agent.EventToolCall:
 		f.toolCall(ev)
-	case EventToolResult:
+	case agent.EventToolResult:
 		if ev.Name != "run_command" {
 			f.line(sgrDim, "  ⎿ "+render.Line(firstLine(ev.Text, 200)))
 		}
-	case EventCommandOutcome:
+	case agent.EventCommandOutcome:
 		f.outcome(ev)
-	case EventNote:
+	case agent.EventNote:
 		f.line(f.p.levelSGR(ev.Level), render.Line(ev.Text))
-	case EventError:
+	case agent.EventError:
 		f.line(sgrWarning, "wisp: error: "+render.Line(ev.Text))
-	case EventReady:
+	case agent.EventReady:
 		f.ready(ev)
 	}
 }
 
 // progressed draws what shows while the model is silent or its command
 // runs; false for an event that ends that and is written as usual.
-func (f *TerminalFace) progressed(ev Event) bool {
+func (f *TerminalFace) progressed(ev agent.Event) bool {
 	switch {
-	case ev.Type == EventWaiting:
+	case ev.Type == agent.EventWaiting:
 		f.startProgress(false)
-	case ev.Type == EventCommandStart && ev.Origin == string(runner.Model):
+	case ev.Type == agent.EventCommandStart && ev.Origin == string(runner.Model):
 		f.startProgress(true)
-	case ev.Type == EventOutput && ev.Origin == string(runner.Model):
+	case ev.Type == agent.EventOutput && ev.Origin == string(runner.Model):
 		if p := f.prog; p != nil && p.command {
 			p.output(ev.Text)
 			f.drawProgress()
@@ -189,7 +190,7 @@ func (f *TerminalFace) styled(sgr, s string) {
 // toolCall shows what the model asks to run. The line is the model's:
 // shown with its control characters escaped, so it cannot repaint the
 // screen or pass for another line.
-func (f *TerminalFace) toolCall(ev Event) {
+func (f *TerminalFace) toolCall(ev agent.Event) {
 	f.words.EndLine()
 	f.notes.EndLine()
 	command := render.Line(ev.Command)
@@ -210,7 +211,7 @@ func (f *TerminalFace) toolCall(ev Event) {
 
 // outcome shows how a command ended: for the model's, the tail of its
 // output (the person's streamed as it ran), then the · notes.
-func (f *TerminalFace) outcome(ev Event) {
+func (f *TerminalFace) outcome(ev agent.Event) {
 	f.notes.EndLine()
 	if ev.Origin != "person" && ev.Output != "" {
 		lines, above := tailLines(render.Text(ev.Output), outputTailLines)
@@ -222,15 +223,15 @@ func (f *TerminalFace) outcome(ev Event) {
 		}
 	}
 	for _, n := range ev.Notes {
-		level := LevelWarning
+		level := agent.LevelWarning
 		if strings.HasPrefix(n, "· stopped") || strings.HasPrefix(n, "· exit status") {
-			level = LevelInfo
+			level = agent.LevelInfo
 		}
 		f.line(f.p.levelSGR(level), render.Line(n))
 	}
 }
 
-func (f *TerminalFace) ready(ev Event) {
+func (f *TerminalFace) ready(ev agent.Event) {
 	head := "wisp chat · " + ev.Model + " · " + ev.Dir
 	if ev.Messages > 0 {
 		head += fmt.Sprintf(" · resumed thread %s (%d messages)", ev.Thread, ev.Messages)

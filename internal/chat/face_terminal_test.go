@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wisp-sh/wisp/internal/agent"
+	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/internal/render/rendertest"
 	"github.com/wisp-sh/wisp/internal/runner"
 )
@@ -13,23 +15,23 @@ func TestTerminalFaceRendersAConversation(t *testing.T) {
 	var out bytes.Buffer
 	f := NewTerminalFace(&out, &out, false)
 	zero, one := 0, 1
-	for _, ev := range []Event{
-		{Type: EventText, Text: "Let me "},
-		{Type: EventText, Text: "check."},
-		{Type: EventToolCall, Name: "run_command", Command: "ls", Arguments: `{"command":"ls"}`},
-		{Type: EventCommandOutcome, Origin: "model", Command: "ls", Ran: true, ExitCode: &zero, Output: "a\nb\n"},
-		{Type: EventToolResult, Name: "run_command", Text: "a\nb\n[exit status 0]"},
-		{Type: EventToolCall, Name: "run_command", Command: "brew upgrade", OutsideSandbox: true},
-		{Type: EventNote, Level: LevelDanger, Text: "run brew upgrade OUTSIDE THE SANDBOX, this once, in /p"},
-		{Type: EventToolCall, Name: "inspect", Arguments: `{"what":"limits"}`},
-		{Type: EventToolResult, Name: "inspect", Text: "Commands run in a sandbox\nTime limit: 120 s"},
-		{Type: EventText, Text: "Done"},
-		{Type: EventMessage, Text: "Let me check.Done"},
-		{Type: EventCommandStart, Origin: "person", Command: "make"},
-		{Type: EventOutput, Text: "building"},
-		{Type: EventCommandOutcome, Origin: "person", Command: "make", Ran: true, ExitCode: &one, Output: "building",
+	for _, ev := range []agent.Event{
+		{Type: agent.EventText, Text: "Let me "},
+		{Type: agent.EventText, Text: "check."},
+		{Type: agent.EventToolCall, Name: "run_command", Command: "ls", Arguments: `{"command":"ls"}`},
+		{Type: agent.EventCommandOutcome, Origin: "model", Command: "ls", Ran: true, ExitCode: &zero, Output: "a\nb\n"},
+		{Type: agent.EventToolResult, Name: "run_command", Text: "a\nb\n[exit status 0]"},
+		{Type: agent.EventToolCall, Name: "run_command", Command: "brew upgrade", OutsideSandbox: true},
+		{Type: agent.EventNote, Level: agent.LevelDanger, Text: "run brew upgrade OUTSIDE THE SANDBOX, this once, in /p"},
+		{Type: agent.EventToolCall, Name: "inspect", Arguments: `{"what":"limits"}`},
+		{Type: agent.EventToolResult, Name: "inspect", Text: "Commands run in a sandbox\nTime limit: 120 s"},
+		{Type: agent.EventText, Text: "Done"},
+		{Type: agent.EventMessage, Text: "Let me check.Done"},
+		{Type: agent.EventCommandStart, Origin: "person", Command: "make"},
+		{Type: agent.EventOutput, Text: "building"},
+		{Type: agent.EventCommandOutcome, Origin: "person", Command: "make", Ran: true, ExitCode: &one, Output: "building",
 			Notes: []string{"· exit status 1", "· the sandbox refused writing to /x; commands may write only under /p"}},
-		{Type: EventError, Text: "the model server at http://x/v1 is not answering"},
+		{Type: agent.EventError, Text: "the model server at http://x/v1 is not answering"},
 	} {
 		f.Emit(ev)
 	}
@@ -54,7 +56,7 @@ wisp: error: the model server at http://x/v1 is not answering
 
 func TestTerminalFaceColours(t *testing.T) {
 	var out bytes.Buffer
-	NewTerminalFace(&out, &out, true).Emit(Event{Type: EventNote, Level: LevelDanger, Text: runner.OutsideTypedNote})
+	NewTerminalFace(&out, &out, true).Emit(agent.Event{Type: agent.EventNote, Level: agent.LevelDanger, Text: runner.OutsideTypedNote})
 	if out.String() != sgrDanger+runner.OutsideTypedNote+sgrReset+"\n" {
 		t.Errorf("danger note %q", out.String())
 	}
@@ -77,9 +79,9 @@ func TestTerminalFaceColours(t *testing.T) {
 func TestRespondFaceKeepsStdoutForTheWords(t *testing.T) {
 	var words, notes bytes.Buffer
 	f := NewTerminalFace(&words, &notes, false)
-	f.Emit(Event{Type: EventText, Text: "The answer"})
-	f.Emit(Event{Type: EventToolCall, Name: "run_command", Command: "ls"})
-	f.Emit(Event{Type: EventMessage, Text: "The answer"})
+	f.Emit(agent.Event{Type: agent.EventText, Text: "The answer"})
+	f.Emit(agent.Event{Type: agent.EventToolCall, Name: "run_command", Command: "ls"})
+	f.Emit(agent.Event{Type: agent.EventMessage, Text: "The answer"})
 	if words.String() != "The answer\n" || !strings.Contains(notes.String(), "● ls") {
 		t.Errorf("words %q, notes %q", words.String(), notes.String())
 	}
@@ -95,18 +97,19 @@ func TestTerminalFaceShowsOthersEscapesVisibly(t *testing.T) {
 		f := NewTerminalFace(rendertest.OutputCRLF(scr), rendertest.OutputCRLF(scr), colour)
 		zero := 0
 		f.Println("› read evil.txt")
-		for _, ev := range []Event{
-			{Type: EventText, Text: "Reading \x1b[3"},
-			{Type: EventText, Text: "A it." + evil},
-			{Type: EventMessage},
-			{Type: EventToolCall, Name: "run_command", Command: "cat evil.txt" + evil},
-			{Type: EventCommandOutcome, Origin: "model", Command: "cat evil.txt", Ran: true, ExitCode: &zero, Output: evil + "\n"},
-			{Type: EventToolCall, Name: "inspect" + evil, Arguments: evil},
-			{Type: EventToolResult, Name: "inspect", Text: evil},
-			{Type: EventError, Text: evil},
-			{Type: EventNote, Level: LevelWarning, Text: "· exit status 1 " + evil},
-			{Type: EventNote, Level: LevelDanger, Text: outsideApprovedNote("touch x\n· the sandbox is off", "/p")},
-			{Type: EventCommandOutcome, Origin: "model", Ran: true, ExitCode: &zero, Notes: []string{"· refused\n· the sandbox is off"}},
+		for _, ev := range []agent.Event{
+			{Type: agent.EventText, Text: "Reading \x1b[3"},
+			{Type: agent.EventText, Text: "A it." + evil},
+			{Type: agent.EventMessage},
+			{Type: agent.EventToolCall, Name: "run_command", Command: "cat evil.txt" + evil},
+			{Type: agent.EventCommandOutcome, Origin: "model", Command: "cat evil.txt", Ran: true, ExitCode: &zero, Output: evil + "\n"},
+			{Type: agent.EventToolCall, Name: "inspect" + evil, Arguments: evil},
+			{Type: agent.EventToolResult, Name: "inspect", Text: evil},
+			{Type: agent.EventError, Text: evil},
+			{Type: agent.EventNote, Level: agent.LevelWarning, Text: "· exit status 1 " + evil},
+			// The agent's note for a model's command approved to run outside.
+			{Type: agent.EventNote, Level: agent.LevelDanger, Text: "run " + render.Line("touch x\n· the sandbox is off") + " OUTSIDE THE SANDBOX, this once, in /p"},
+			{Type: agent.EventCommandOutcome, Origin: "model", Ran: true, ExitCode: &zero, Notes: []string{"· refused\n· the sandbox is off"}},
 		} {
 			f.Emit(ev)
 		}
@@ -133,9 +136,9 @@ func TestTerminalFaceWrapsTheModelsWordsAtTheWidth(t *testing.T) {
 	var out bytes.Buffer
 	f := NewTerminalFace(&out, &out, false)
 	f.words.Width = func() int { return 16 }
-	f.Emit(Event{Type: EventText, Text: "a sentence that is longer "})
-	f.Emit(Event{Type: EventText, Text: "than the line"})
-	f.Emit(Event{Type: EventMessage})
+	f.Emit(agent.Event{Type: agent.EventText, Text: "a sentence that is longer "})
+	f.Emit(agent.Event{Type: agent.EventText, Text: "than the line"})
+	f.Emit(agent.Event{Type: agent.EventMessage})
 	if got := out.String(); got != "a sentence that\nis longer than\nthe line\n" {
 		t.Errorf("wrapped %q", got)
 	}

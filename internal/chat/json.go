@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/wisp-sh/wisp/internal/agent"
 )
 
 // Input types: what a --json client sends, one JSON object a line.
@@ -53,7 +55,7 @@ func ParseInput(line []byte) (Input, error) {
 
 // JSONOptions configure wisp chat --json.
 type JSONOptions struct {
-	Agent      *Agent
+	Agent      *agent.Agent
 	Face       *JSONFace
 	Approver   *JSONApprover
 	In         io.Reader
@@ -65,7 +67,7 @@ type JSONOptions struct {
 // turn runs; messages and commands run one after another, each followed
 // by turnEnd.
 func RunJSON(ctx context.Context, o JSONOptions) error {
-	o.Face.Emit(Event{Type: EventTurnEnd})
+	o.Face.Emit(agent.Event{Type: agent.EventTurnEnd})
 	work := newInputQueue()
 	var running turnSlot
 	go readInputs(o, work, &running)
@@ -86,7 +88,7 @@ func RunJSON(ctx context.Context, o JSONOptions) error {
 				break
 			}
 			running.run(ctx, o.Interrupts, func(ctx context.Context) { runInput(ctx, o, in) })
-			o.Face.Emit(Event{Type: EventTurnEnd})
+			o.Face.Emit(agent.Event{Type: agent.EventTurnEnd})
 		}
 	}
 }
@@ -135,16 +137,16 @@ func (q *inputQueue) pop() (in Input, ok, ended bool) {
 }
 
 func runInput(ctx context.Context, o JSONOptions, in Input) {
-	t, typed := ParseTyped(in.Text)
+	t, typed := agent.ParseTyped(in.Text)
 	if in.Type == InputCommand {
-		t, typed = Typed{Command: strings.TrimSpace(in.Command), OutsideSandbox: in.OutsideSandbox}, true
+		t, typed = agent.Typed{Command: strings.TrimSpace(in.Command), OutsideSandbox: in.OutsideSandbox}, true
 	}
 	if !typed {
 		o.Agent.Send(ctx, in.Text)
 		return
 	}
 	if err := o.Agent.RunTyped(ctx, t); err != nil {
-		o.Face.Emit(Event{Type: EventError, Text: err.Error()})
+		o.Face.Emit(agent.Event{Type: agent.EventError, Text: err.Error()})
 	}
 }
 
@@ -161,13 +163,13 @@ func readInputs(o JSONOptions, work *inputQueue, running *turnSlot) {
 		}
 		in, err := ParseInput(sc.Bytes())
 		if err != nil {
-			o.Face.Emit(Event{Type: EventError, Text: err.Error()})
+			o.Face.Emit(agent.Event{Type: agent.EventError, Text: err.Error()})
 			continue
 		}
 		switch in.Type {
 		case InputApproval:
 			if err := o.Approver.Answer(in.ID, in.Decision, in.Scope); err != nil {
-				o.Face.Emit(Event{Type: EventError, ID: in.ID, Text: err.Error()})
+				o.Face.Emit(agent.Event{Type: agent.EventError, ID: in.ID, Text: err.Error()})
 			}
 		case InputCancel:
 			running.cancel()

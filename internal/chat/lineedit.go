@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mattn/go-runewidth"
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/tty"
 	"github.com/wisp-sh/wisp/internal/visible"
 )
@@ -294,7 +295,7 @@ type cell struct {
 func (e *Editor) cells() (cs []cell, cursor int) {
 	sgr := ""
 	marks := 0
-	if t, ok := ParseTyped(e.text()); ok {
+	if t, ok := agent.ParseTyped(e.text()); ok {
 		sgr, marks = sgrCommand, len(t.Marks())
 		if t.OutsideSandbox {
 			sgr = sgrOutside

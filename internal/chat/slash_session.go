@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/model"
 	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/internal/runner"
@@ -34,7 +35,7 @@ func sessionSlash(ctx context.Context, o TerminalOptions, line string) bool {
 			say("· usage: /output ID (the id a command's result names)")
 			break
 		}
-		o.Face.showOutput(o.Agent.o.Tools.Runner.Store, fields[1])
+		o.Face.showOutput(o.Agent.Runner().Store, fields[1])
 	case "/clear":
 		o.Face.Raw(clearScreen)
 	case "/new":
@@ -49,7 +50,7 @@ func sessionSlash(ctx context.Context, o TerminalOptions, line string) bool {
 			say("· threads are not recorded here")
 			break
 		}
-		all, err := ListThreads(filepath.Dir(t.Path))
+		all, err := agent.ListThreads(filepath.Dir(t.Path))
 		if err != nil {
 			say("· " + err.Error())
 			break
@@ -59,7 +60,7 @@ func sessionSlash(ctx context.Context, o TerminalOptions, line string) bool {
 		}
 	case "/compact":
 		if o.Agent.Model() == nil {
-			say("· there is no model to summarise with: " + o.Agent.o.NoModel)
+			say("· there is no model to summarise with: " + o.Agent.NoModel())
 			break
 		}
 		turn(ctx, o.Interrupts, func(ctx context.Context) {
@@ -106,10 +107,10 @@ func switchModel(ctx context.Context, o TerminalOptions, args []string) {
 // network, the threshold, what waits, the thread and the context.
 func status(o TerminalOptions) []string {
 	a := o.Agent
-	r := a.o.Tools.Runner
+	r := a.Runner()
 	name := a.ModelName()
 	if name == "" {
-		name = "none: " + a.o.NoModel
+		name = "none: " + a.NoModel()
 	}
 	lines := []string{"model:     " + render.Line(name)}
 	if o.Status != nil {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 	"sync"
+
+	"github.com/wisp-sh/wisp/internal/agent"
 )
 
 // LineReader gives the person's lines: the Editor on a terminal, or
@@ -20,7 +22,7 @@ type LineReader interface {
 
 // TerminalOptions configure the plain terminal chat.
 type TerminalOptions struct {
-	Agent *Agent
+	Agent *agent.Agent
 	Face  *TerminalFace
 	Lines LineReader
 	// Interrupts carries SIGINT: it stops the model's answer or a running
@@ -70,10 +72,10 @@ func handleLine(ctx context.Context, o TerminalOptions, line string) bool {
 	if strings.TrimSpace(line) == "" {
 		return false
 	}
-	if t, ok := ParseTyped(line); ok {
+	if t, ok := agent.ParseTyped(line); ok {
 		turn(ctx, o.Interrupts, func(ctx context.Context) {
 			if err := o.Agent.RunTyped(ctx, t); err != nil {
-				o.Face.Emit(Event{Type: EventError, Text: err.Error()})
+				o.Face.Emit(agent.Event{Type: agent.EventError, Text: err.Error()})
 			}
 		})
 		return false

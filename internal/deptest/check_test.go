@@ -111,6 +111,27 @@ func TestCheckFindsForbiddenDependencies(t *testing.T) {
 			"internal/approval depends on internal/bar (only faces depend on a face): internal/approval -> internal/bar",
 		},
 	}, {
+		name:  "the agent's faces share the agent",
+		graph: fakeGraph("cmd/wisp: internal/chat internal/tui", "internal/chat: internal/agent", "internal/tui: internal/agent", "internal/agent: internal/tools", "internal/tools:"),
+	}, {
+		name:  "the full screen never reaches the line face",
+		graph: fakeGraph("internal/tui: internal/agent internal/chat", "internal/chat: internal/agent", "internal/agent:"),
+		want: []string{
+			"internal/tui depends on internal/chat (internal/tui never reaches it): internal/tui -> internal/chat",
+		},
+	}, {
+		name:  "the line face never reaches the full screen",
+		graph: fakeGraph("internal/chat: internal/agent internal/tui", "internal/tui: internal/agent", "internal/agent:"),
+		want: []string{
+			"internal/chat depends on internal/tui (internal/chat never reaches it): internal/chat -> internal/tui",
+		},
+	}, {
+		name:  "the agent never reaches a face",
+		graph: fakeGraph("internal/agent: internal/chat", "internal/chat:"),
+		want: []string{
+			"internal/agent depends on internal/chat (only faces depend on a face): internal/agent -> internal/chat",
+		},
+	}, {
 		name:  "nothing outside a command imports its packages",
 		graph: fakeGraph("internal/model: cmd/wisp/internal/ui", "cmd/wisp-bar: cmd/wisp/internal/ui", "cmd/wisp/internal/ui:"),
 		want: []string{

@@ -44,6 +44,11 @@ var Rules = []Rule{
 	// netproxy is the network proxy itself: the standard library alone,
 	// no wisp package, so that what decides on a host is all in one place.
 	{Package: Module + "/internal/netproxy", OnlyWisp: []string{}},
+	// The two faces of the agent share it (internal/agent, below the
+	// faces) and never each other: the full screen is not built on the
+	// line face, nor the line face on the full screen.
+	{Package: Module + "/internal/tui", Forbidden: own("internal/chat")},
+	{Package: Module + "/internal/chat", Forbidden: own("internal/tui")},
 }
 
 // PureGoFallbacks are packages outside the standard library that have cgo

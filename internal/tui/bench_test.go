@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/wisp-sh/wisp/internal/chat"
+	"github.com/wisp-sh/wisp/internal/agent"
 )
 
 // bigTranscript is a model with n entries: messages, the model's words
@@ -17,10 +17,10 @@ func bigTranscript(b *testing.B, n int) *Model {
 	for i := 0; len(m.tr.entries) < n; i++ {
 		cmd := fmt.Sprintf("go test ./pkg%d/...", i)
 		feed(m,
-			evMsg{chat.Event{Type: chat.EventMessage, Text: fmt.Sprintf("## Step %d\nI will run the tests of **pkg%d** and read what fails:\n- one\n- two", i, i)}},
-			evMsg{chat.Event{Type: chat.EventToolCall, ID: fmt.Sprint(i), Name: "run_command", Command: cmd}},
-			evMsg{chat.Event{Type: chat.EventCommandOutcome, Command: cmd, Ran: true, ExitCode: &zero, Output: "ok  \tpkg\t0.1s\n"}},
-			evMsg{chat.Event{Type: chat.EventNote, Level: chat.LevelInfo, Text: "· a note"}},
+			evMsg{agent.Event{Type: agent.EventMessage, Text: fmt.Sprintf("## Step %d\nI will run the tests of **pkg%d** and read what fails:\n- one\n- two", i, i)}},
+			evMsg{agent.Event{Type: agent.EventToolCall, ID: fmt.Sprint(i), Name: "run_command", Command: cmd}},
+			evMsg{agent.Event{Type: agent.EventCommandOutcome, Command: cmd, Ran: true, ExitCode: &zero, Output: "ok  \tpkg\t0.1s\n"}},
+			evMsg{agent.Event{Type: agent.EventNote, Level: agent.LevelInfo, Text: "· a note"}},
 		)
 	}
 	if m.tr.Len() < n {

@@ -4,58 +4,58 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wisp-sh/wisp/internal/chat"
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/render"
 )
 
 // event puts one event of the loop in the transcript and the status.
-func (m *Model) event(ev chat.Event) {
+func (m *Model) event(ev agent.Event) {
 	now := m.o.Now()
 	switch ev.Type {
-	case chat.EventReady:
+	case agent.EventReady:
 		m.o.Status.Model, m.o.Status.Dir = ev.Model, ev.Dir
 		m.ready(ev)
-	case chat.EventText:
+	case agent.EventText:
 		m.state.text()
 		m.tr.words(ev.Text)
-	case chat.EventMessage:
+	case agent.EventMessage:
 		m.tr.message(ev.Text)
-	case chat.EventToolCall:
+	case agent.EventToolCall:
 		m.state.turnEnded() // the model has answered; its tools run
 		m.tr.add(&entry{kind: entryCard, card: &card{id: ev.ID, name: ev.Name, command: ev.Command, args: ev.Arguments,
 			asksOutside: ev.OutsideSandbox, started: now, running: true}})
-	case chat.EventToolResult:
+	case agent.EventToolResult:
 		m.toolResult(ev)
-	case chat.EventCommandStart:
+	case agent.EventCommandStart:
 		m.commandStart(ev, now)
-	case chat.EventOutput:
+	case agent.EventOutput:
 		// A typed command's output has no origin; a model's says model.
 		if e := m.tr.runningCard(""); e != nil && e.card.person == (ev.Origin != "model") {
 			e.card.live = appendTail(e.card.live, ev.Text)
 		}
 	case eventWaiting:
 		m.state.waiting(now)
-	case chat.EventCommandOutcome:
+	case agent.EventCommandOutcome:
 		m.outcome(ev, now)
-	case chat.EventNote:
+	case agent.EventNote:
 		if strings.HasPrefix(ev.Text, "· the model cannot be reached") {
 			m.state.unreachable(strings.TrimPrefix(ev.Text, "· the model cannot be reached: "))
 		}
 		m.tr.add(&entry{kind: entryNote, level: ev.Level, text: ev.Text})
-	case chat.EventError:
+	case agent.EventError:
 		m.state.failed(ev.Text)
-		m.tr.add(&entry{kind: entryNote, level: chat.LevelWarning, text: "wisp: error: " + ev.Text})
+		m.tr.add(&entry{kind: entryNote, level: agent.LevelWarning, text: "wisp: error: " + ev.Text})
 	}
 }
 
-// eventWaiting is chat's "waiting": a request went to the model and no
+// eventWaiting is the agent's "waiting": a request went to the model and no
 // word has come yet.
 const eventWaiting = "waiting"
 
 // commandStart opens the card of a command the person typed, or starts
 // the clock of the model's command the gate has just cleared (its card
 // opened with the tool call).
-func (m *Model) commandStart(ev chat.Event, now time.Time) {
+func (m *Model) commandStart(ev agent.Event, now time.Time) {
 	if ev.Origin == "person" || ev.Origin == "" {
 		m.tr.add(&entry{kind: entryCard, card: &card{command: ev.Command, person: true, outside: ev.OutsideSandbox,
 			started: now, running: true}})
@@ -68,7 +68,7 @@ func (m *Model) commandStart(ev chat.Event, now time.Time) {
 	m.tr.add(&entry{kind: entryCard, card: &card{command: ev.Command, started: now, running: true}})
 }
 
-func (m *Model) ready(ev chat.Event) {
+func (m *Model) ready(ev agent.Event) {
 	head := "wisp tui · " + render.Line(ev.Model) + " · " + render.Line(ev.Dir)
 	if ev.Messages > 0 {
 		head += " · resumed thread " + render.Line(ev.Thread) + " (" + itoa(ev.Messages) + " messages)"
@@ -79,7 +79,7 @@ func (m *Model) ready(ev chat.Event) {
 
 // toolResult ends the card of a tool that is not run_command (run_command's
 // outcome ends its own).
-func (m *Model) toolResult(ev chat.Event) {
+func (m *Model) toolResult(ev agent.Event) {
 	e := m.tr.cardByID(ev.ID)
 	if e == nil || ev.Name == "run_command" {
 		if e != nil && e.card.running { // a call that never ran (stopped, malformed)
@@ -93,7 +93,7 @@ func (m *Model) toolResult(ev chat.Event) {
 }
 
 // outcome ends the running card of the command.
-func (m *Model) outcome(ev chat.Event, now time.Time) {
+func (m *Model) outcome(ev agent.Event, now time.Time) {
 	e := m.tr.runningCard(ev.Command)
 	if e == nil {
 		e = m.tr.add(&entry{kind: entryCard, card: &card{command: ev.Command, person: ev.Origin == "person", started: now}})

@@ -6,12 +6,12 @@ import (
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/approval"
-	"github.com/wisp-sh/wisp/internal/chat"
 	"github.com/wisp-sh/wisp/internal/render"
 )
 
-// Face is chat.Face for the full screen: each event becomes a message for
+// Face is agent.Face for the full screen: each event becomes a message for
 // the program, in order. Emit never blocks (the agent's goroutine, a
 // command's output and the gate's approvers call it), so a queue holds
 // what the program has not taken yet: while a typed command has the
@@ -28,21 +28,21 @@ type Face struct {
 func NewFace() *Face { return &Face{wake: make(chan struct{}, 1)} }
 
 // evMsg is one event of the loop.
-type evMsg struct{ ev chat.Event }
+type evMsg struct{ ev agent.Event }
 
 // Emit queues the event. While a typed command has the terminal, what the
 // person must read before it starts (the OUTSIDE mark) and its output go
 // to the terminal as well, as in the plain chat: the output is their
 // program's, on its pseudo-terminal.
-func (f *Face) Emit(ev chat.Event) {
+func (f *Face) Emit(ev agent.Event) {
 	f.mu.Lock()
 	if w := f.aside; w != nil {
 		switch ev.Type {
-		case chat.EventOutput:
+		case agent.EventOutput:
 			io.WriteString(w, ev.Text)
-		case chat.EventNote:
+		case agent.EventNote:
 			st := f.styles.dim
-			if ev.Level == chat.LevelDanger {
+			if ev.Level == agent.LevelDanger {
 				st = f.styles.danger
 			}
 			io.WriteString(w, st.Render(render.Line(ev.Text))+"\r\n")

@@ -49,7 +49,7 @@ type Recall interface {
 type Sent struct {
 	Mode Mode
 	Text string // what the box showed after its marker
-	// Line is what chat reads: the message, !TEXT, ! !TEXT (command-mode
+	// Line is what the agent reads: the message, !TEXT, ! !TEXT (command-mode
 	// text that starts with !, run in the sandbox as the amber box
 	// showed), or !!TEXT.
 	Line string
@@ -229,7 +229,7 @@ func (in *Input) enter() *Sent {
 	return s
 }
 
-// lineOf is the line chat reads for text sent in mode (chat.ParseTyped).
+// lineOf is the line the agent reads for text sent in mode (agent.ParseTyped).
 func lineOf(mode Mode, text string) string {
 	switch {
 	case mode == Command && strings.HasPrefix(text, "!"):

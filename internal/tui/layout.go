@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/wisp-sh/wisp/internal/chat"
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/render"
 )
 
@@ -54,9 +54,9 @@ func (l layout) lay(e *entry) []string {
 
 func (l layout) noteStyle(level string) styler {
 	switch level {
-	case chat.LevelDanger:
+	case agent.LevelDanger:
 		return l.st.danger
-	case chat.LevelWarning:
+	case agent.LevelWarning:
 		return l.st.warning
 	}
 	return l.st.dim

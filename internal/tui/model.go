@@ -7,16 +7,16 @@ import (
 
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/approval"
-	"github.com/wisp-sh/wisp/internal/chat"
 	"github.com/wisp-sh/wisp/pending"
 )
 
-// Loop is what the face drives of chat's agent (*chat.Agent): a message's
+// Loop is what the face drives of the agent (*agent.Agent): a message's
 // turn and a typed line, one at a time.
 type Loop interface {
 	Send(ctx context.Context, text string) error
-	RunTyped(ctx context.Context, t chat.Typed) error
+	RunTyped(ctx context.Context, t agent.Typed) error
 }
 
 // Options make the face.
@@ -130,7 +130,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case pendingMsg:
 		if msg.err != nil {
 			m.waiting = -1
-			m.tr.add(&entry{kind: entryNote, level: chat.LevelWarning,
+			m.tr.add(&entry{kind: entryNote, level: agent.LevelWarning,
 				text: "· the count of waiting requests is not live: " + msg.err.Error() + "; Ctrl-O still lists them"})
 			break
 		}
@@ -238,10 +238,10 @@ func (m *Model) quit() tea.Cmd {
 	return tea.Quit
 }
 
-// send acts on a line the box sent: a typed command runs as chat's ! and
-// !! do; a / command; else a message for the model.
+// send acts on a line the box sent: a typed command runs through the
+// agent as chat's ! and !! do; a / command; else a message for the model.
 func (m *Model) send(s Sent) tea.Cmd {
-	if t, ok := chat.ParseTyped(s.Line); ok && s.Mode != Normal {
+	if t, ok := agent.ParseTyped(s.Line); ok && s.Mode != Normal {
 		m.tr.add(&entry{kind: entrySent, sent: s})
 		return m.runTyped(t)
 	}
@@ -270,7 +270,7 @@ func (m *Model) startTurn(text string) tea.Cmd {
 
 func (m *Model) openList() {
 	if m.o.Channel == nil {
-		m.tr.add(&entry{kind: entryNote, level: chat.LevelInfo, text: "· no pending channel here: the list of requests is not offered"})
+		m.tr.add(&entry{kind: entryNote, level: agent.LevelInfo, text: "· no pending channel here: the list of requests is not offered"})
 		return
 	}
 	m.list = openList(m.o.Channel)
@@ -312,7 +312,7 @@ func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	d.reply <- ans
-	m.tr.add(&entry{kind: entryNote, level: chat.LevelInfo, text: answerNote(d, ans)})
+	m.tr.add(&entry{kind: entryNote, level: agent.LevelInfo, text: answerNote(d, ans)})
 	return m.nextDialog()
 }
 
@@ -330,7 +330,7 @@ func (m *Model) nextDialog() tea.Cmd {
 // withdraw closes the question of id, if it waits, and says who
 // answered it or why it went.
 func (m *Model) withdraw(c closeMsg) tea.Cmd {
-	m.tr.add(&entry{kind: entryNote, level: chat.LevelInfo, text: c.why})
+	m.tr.add(&entry{kind: entryNote, level: agent.LevelInfo, text: c.why})
 	for i, d := range m.dialogs {
 		switch {
 		case d.req.ID != c.id:

@@ -14,7 +14,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/wisp-sh/wisp/internal/chat"
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/pending"
 )
 
@@ -53,14 +53,14 @@ func press(m *Model, msgs ...tea.Msg) {
 // fakeLoop records what the face asked of the agent.
 type fakeLoop struct {
 	sent  []string
-	typed []chat.Typed
+	typed []agent.Typed
 }
 
 func (l *fakeLoop) Send(_ context.Context, text string) error {
 	l.sent = append(l.sent, text)
 	return nil
 }
-func (l *fakeLoop) RunTyped(_ context.Context, t chat.Typed) error {
+func (l *fakeLoop) RunTyped(_ context.Context, t agent.Typed) error {
 	l.typed = append(l.typed, t)
 	return nil
 }
@@ -133,12 +133,12 @@ func TestStatusLine(t *testing.T) {
 	if !strings.Contains(last(), "waiting for the first token 3s") {
 		t.Errorf("status line while waiting: %q", last())
 	}
-	feed(m, evMsg{chat.Event{Type: chat.EventText, Text: "Hel"}})
+	feed(m, evMsg{agent.Event{Type: agent.EventText, Text: "Hel"}})
 	if !strings.Contains(last(), "granite: streaming") {
 		t.Errorf("status line while streaming: %q", last())
 	}
-	feed(m, evMsg{chat.Event{Type: chat.EventMessage, Text: "Hello."}}, turnDoneMsg{})
-	feed(m, evMsg{chat.Event{Type: chat.EventNote, Level: chat.LevelWarning, Text: "· the model cannot be reached: connection refused; commands you type after ! and !! still run"}})
+	feed(m, evMsg{agent.Event{Type: agent.EventMessage, Text: "Hello."}}, turnDoneMsg{})
+	feed(m, evMsg{agent.Event{Type: agent.EventNote, Level: agent.LevelWarning, Text: "· the model cannot be reached: connection refused; commands you type after ! and !! still run"}})
 	if !strings.Contains(last(), "cannot be reached: connection refused") {
 		t.Errorf("status line with the model down: %q", last())
 	}
@@ -186,10 +186,10 @@ func TestOthersTextIsRendered(t *testing.T) {
 	m, _, _ := newTestModel(true)
 	evil := "\x1b[2J\x1b]0;pwned\x07"
 	feed(m,
-		evMsg{chat.Event{Type: chat.EventText, Text: "words " + evil}},
-		evMsg{chat.Event{Type: chat.EventMessage, Text: "words " + evil}},
-		evMsg{chat.Event{Type: chat.EventToolCall, ID: "c1", Name: "run_command", Command: "cat x" + evil}},
-		evMsg{chat.Event{Type: chat.EventCommandOutcome, Command: "cat x" + evil, Ran: true, ExitCode: new(int), Output: "out" + evil}},
+		evMsg{agent.Event{Type: agent.EventText, Text: "words " + evil}},
+		evMsg{agent.Event{Type: agent.EventMessage, Text: "words " + evil}},
+		evMsg{agent.Event{Type: agent.EventToolCall, ID: "c1", Name: "run_command", Command: "cat x" + evil}},
+		evMsg{agent.Event{Type: agent.EventCommandOutcome, Command: "cat x" + evil, Ran: true, ExitCode: new(int), Output: "out" + evil}},
 	)
 	raw := m.View().Content
 	if strings.Contains(raw, "\x1b[2J") || strings.Contains(raw, "\x1b]0;") {
@@ -205,7 +205,7 @@ func TestOthersTextIsRendered(t *testing.T) {
 // A resize lays the screen out at the new size: every line fits.
 func TestResize(t *testing.T) {
 	m, _, _ := newTestModel(false)
-	feed(m, evMsg{chat.Event{Type: chat.EventMessage, Text: strings.Repeat("word ", 100)}})
+	feed(m, evMsg{agent.Event{Type: agent.EventMessage, Text: strings.Repeat("word ", 100)}})
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {40, 12}} {
 		m.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
 		lines := strings.Split(screenOf(m), "\n")
@@ -227,9 +227,9 @@ func TestModelCommandCard(t *testing.T) {
 	m, _, c := newTestModel(false)
 	zero := 0
 	feed(m,
-		evMsg{chat.Event{Type: chat.EventToolCall, ID: "c1", Name: "run_command", Command: "go test ./..."}},
-		evMsg{chat.Event{Type: chat.EventCommandStart, Command: "go test ./...", Origin: "model"}},
-		evMsg{chat.Event{Type: chat.EventOutput, Origin: "model", Text: "ok  \tshop\t0.1s\n"}},
+		evMsg{agent.Event{Type: agent.EventToolCall, ID: "c1", Name: "run_command", Command: "go test ./..."}},
+		evMsg{agent.Event{Type: agent.EventCommandStart, Command: "go test ./...", Origin: "model"}},
+		evMsg{agent.Event{Type: agent.EventOutput, Origin: "model", Text: "ok  \tshop\t0.1s\n"}},
 	)
 	c.add(1500 * time.Millisecond)
 	screen := screenOf(m)
@@ -239,11 +239,11 @@ func TestModelCommandCard(t *testing.T) {
 		}
 	}
 	feed(m,
-		evMsg{chat.Event{Type: chat.EventCommandOutcome, Command: "go test ./...", Origin: "model", Ran: true, ExitCode: &zero,
+		evMsg{agent.Event{Type: agent.EventCommandOutcome, Command: "go test ./...", Origin: "model", Ran: true, ExitCode: &zero,
 			Output: "ok  \tshop\t0.1s\n", SandboxLine: "sandbox: refused writing to /etc/x", Notes: []string{"· refused writing to /etc/x"}}},
-		evMsg{chat.Event{Type: chat.EventToolResult, ID: "c1", Name: "run_command", Text: "ok"}},
-		evMsg{chat.Event{Type: chat.EventToolCall, ID: "c2", Name: "read_file", Arguments: `{"path":"go.mod"}`}},
-		evMsg{chat.Event{Type: chat.EventToolResult, ID: "c2", Name: "read_file", Text: "module shop\n\ngo 1.26"}},
+		evMsg{agent.Event{Type: agent.EventToolResult, ID: "c1", Name: "run_command", Text: "ok"}},
+		evMsg{agent.Event{Type: agent.EventToolCall, ID: "c2", Name: "read_file", Arguments: `{"path":"go.mod"}`}},
+		evMsg{agent.Event{Type: agent.EventToolResult, ID: "c2", Name: "read_file", Text: "module shop\n\ngo 1.26"}},
 	)
 	screen = screenOf(m)
 	for _, want := range []string{"exit 0 · 1.5s", "sandbox: refused writing to /etc/x", `● read_file {"path":"go.mod"}`, "⎿ module shop …"} {
@@ -261,8 +261,8 @@ func TestModelCommandCard(t *testing.T) {
 func TestRefusedCommandCard(t *testing.T) {
 	m, _, _ := newTestModel(false)
 	feed(m,
-		evMsg{chat.Event{Type: chat.EventToolCall, ID: "c1", Name: "run_command", Command: "wisp tui"}},
-		evMsg{chat.Event{Type: chat.EventCommandOutcome, Command: "wisp tui", Origin: "model",
+		evMsg{agent.Event{Type: agent.EventToolCall, ID: "c1", Name: "run_command", Command: "wisp tui"}},
+		evMsg{agent.Event{Type: agent.EventCommandOutcome, Command: "wisp tui", Origin: "model",
 			Notes: []string{"· blocked by policy: nested-wisp: starts another wisp agent inside this one"}}},
 	)
 	if s := screenOf(m); !strings.Contains(s, "· blocked by policy: nested-wisp") || strings.Count(s, "blocked by policy") != 1 {
@@ -315,10 +315,10 @@ func TestBackgroundPicksThePalette(t *testing.T) {
 type emittingLoop struct{ face *Face }
 
 func (l emittingLoop) Send(context.Context, string) error { return nil }
-func (l emittingLoop) RunTyped(_ context.Context, t chat.Typed) error {
-	l.face.Emit(chat.Event{Type: chat.EventNote, Level: chat.LevelDanger, Text: "! running OUTSIDE the sandbox, as you typed it: it may write anywhere you can"})
-	l.face.Emit(chat.Event{Type: chat.EventCommandStart, Command: t.Command, Origin: "person", OutsideSandbox: true})
-	l.face.Emit(chat.Event{Type: chat.EventOutput, Text: "\x1b[1mbold\x1b[0m output\r\n"})
+func (l emittingLoop) RunTyped(_ context.Context, t agent.Typed) error {
+	l.face.Emit(agent.Event{Type: agent.EventNote, Level: agent.LevelDanger, Text: "! running OUTSIDE the sandbox, as you typed it: it may write anywhere you can"})
+	l.face.Emit(agent.Event{Type: agent.EventCommandStart, Command: t.Command, Origin: "person", OutsideSandbox: true})
+	l.face.Emit(agent.Event{Type: agent.EventOutput, Text: "\x1b[1mbold\x1b[0m output\r\n"})
 	return nil
 }
 
@@ -329,7 +329,7 @@ func TestTypedRunWritesToTheTerminal(t *testing.T) {
 	f := NewFace()
 	st := newStyles(Dark, true)
 	var out strings.Builder
-	r := &typedRun{ctx: context.Background(), loop: emittingLoop{f}, t: chat.Typed{Command: "touch /x", OutsideSandbox: true}, face: f, st: st}
+	r := &typedRun{ctx: context.Background(), loop: emittingLoop{f}, t: agent.Typed{Command: "touch /x", OutsideSandbox: true}, face: f, st: st}
 	r.SetStdout(&out)
 	r.Run()
 	got := out.String()
@@ -338,7 +338,7 @@ func TestTypedRunWritesToTheTerminal(t *testing.T) {
 	if i < 0 || j < i || !strings.Contains(got, "\x1b[1mbold\x1b[0m output\r\n") || !strings.Contains(mark, "255;107;107") {
 		t.Errorf("the terminal got %q", got)
 	}
-	f.Emit(chat.Event{Type: chat.EventOutput, Text: "later"})
+	f.Emit(agent.Event{Type: agent.EventOutput, Text: "later"})
 	if strings.Contains(out.String(), "later") {
 		t.Error("the face kept writing to the terminal after the command")
 	}
@@ -413,7 +413,7 @@ func TestCtrlCTwiceLeaves(t *testing.T) {
 func TestScroll(t *testing.T) {
 	m, _, _ := newTestModel(false)
 	for i := range 60 {
-		feed(m, evMsg{chat.Event{Type: chat.EventNote, Level: chat.LevelInfo, Text: fmt.Sprintf("· note %02d", i)}})
+		feed(m, evMsg{agent.Event{Type: agent.EventNote, Level: agent.LevelInfo, Text: fmt.Sprintf("· note %02d", i)}})
 	}
 	pgup, pgdown := tea.KeyPressMsg{Code: tea.KeyPgUp}, tea.KeyPressMsg{Code: tea.KeyPgDown}
 	for range 20 {

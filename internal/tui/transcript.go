@@ -23,7 +23,7 @@ const (
 type entry struct {
 	kind  entryKind
 	text  string
-	level string // a note's: chat.LevelInfo, LevelWarning, LevelDanger
+	level string // a note's: agent.LevelInfo, LevelWarning, LevelDanger
 	sent  Sent
 	card  *card
 	open  bool // words still streaming

@@ -6,21 +6,21 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/wisp-sh/wisp/internal/chat"
+	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/render"
 )
 
-// runTyped runs a ! or !! line as chat's do (chat.Agent.RunTyped: the
+// runTyped runs a ! or !! line through the agent (agent.Agent.RunTyped: the
 // lists, the sandbox for !, the OUTSIDE mark for !!, the thread). The
 // command gets the terminal: the screen steps aside while it runs (an
 // editor, a pager, a prompt work as in the plain chat) and comes back,
 // the command's card in the transcript.
-func (m *Model) runTyped(t chat.Typed) tea.Cmd {
+func (m *Model) runTyped(t agent.Typed) tea.Cmd {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.busy, m.cancel = true, cancel
 	run := &typedRun{ctx: ctx, loop: m.o.Loop, t: t, face: m.o.Face, st: m.st}
 	face := m.o.Face
-	if t.Command == "" { // a bare ! or !!: chat says there is nothing to run
+	if t.Command == "" { // a bare ! or !!: the agent says there is nothing to run
 		return func() tea.Msg {
 			run.Run()
 			cancel()
@@ -31,7 +31,7 @@ func (m *Model) runTyped(t chat.Typed) tea.Cmd {
 	return tea.Exec(run, func(err error) tea.Msg {
 		cancel()
 		if err != nil && !run.ran {
-			face.Emit(chat.Event{Type: chat.EventError, Text: "the terminal could not be handed to the command, so it did not run: " + err.Error()})
+			face.Emit(agent.Event{Type: agent.EventError, Text: "the terminal could not be handed to the command, so it did not run: " + err.Error()})
 		}
 		face.post(turnDoneMsg{})
 		return backMsg{}
@@ -48,7 +48,7 @@ type backMsg struct{}
 type typedRun struct {
 	ctx  context.Context
 	loop Loop
-	t    chat.Typed
+	t    agent.Typed
 	face *Face
 	st   styles
 	out  io.Writer
@@ -69,7 +69,7 @@ func (r *typedRun) Run() error {
 		io.WriteString(r.out, r.st.bold.Render(r.t.Marks()+" "+render.Line(r.t.Command))+"\r\n")
 	}
 	if err := r.loop.RunTyped(r.ctx, r.t); err != nil {
-		r.face.Emit(chat.Event{Type: chat.EventError, Text: err.Error()})
+		r.face.Emit(agent.Event{Type: agent.EventError, Text: err.Error()})
 	}
 	return nil
 }

@@ -1,10 +1,11 @@
-package chat
+package agent
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"github.com/wisp-sh/wisp/internal/agent/agenttest"
 	"github.com/wisp-sh/wisp/internal/model"
 	"github.com/wisp-sh/wisp/internal/model/modeltest"
 )
@@ -24,9 +25,9 @@ func windowFor(a *Agent, room int) int {
 // kept; then the oldest turns are summarised by the model into one note,
 // the newest turn kept whole; the thread keeps every message.
 func TestContextShortensOutputsThenSummarises(t *testing.T) {
-	w := newWorld(t, sandboxOff)
+	w := newWorld(t, agenttest.SandboxOff)
 	srv := modeltest.NewServer(t,
-		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{runCall("call_1", `{"command":"seq 1 1000"}`)}},
+		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{agenttest.RunCall("call_1", `{"command":"seq 1 1000"}`)}},
 		modeltest.Turn{Text: []string{"Counted."}},
 		modeltest.Turn{Text: []string{strings.Repeat("long answer ", 125)}},
 		modeltest.Turn{Text: []string{"THE SUMMARY"}},
@@ -37,7 +38,7 @@ func TestContextShortensOutputsThenSummarises(t *testing.T) {
 	a.Send(ctx, "first: count")
 	a.Send(ctx, "second")
 	reqs := srv.Requests()
-	if res := lastOf(reqs[2], model.RoleTool); !strings.Contains(res.Content, "[shortened by wisp to fit the model's context; "+
+	if res := agenttest.LastOf(reqs[2], model.RoleTool); !strings.Contains(res.Content, "[shortened by wisp to fit the model's context; "+
 		"the whole output: inspect what=output id=") || len(res.Content) > 500 {
 		t.Errorf("the old output reached the model as %q", res.Content)
 	}
@@ -48,7 +49,7 @@ func TestContextShortensOutputsThenSummarises(t *testing.T) {
 	a.Send(ctx, third)
 	reqs = srv.Requests()
 	summary, next := reqs[3], reqs[4]
-	if len(summary.Tools) != 0 || !strings.Contains(lastOf(summary, model.RoleUser).Content, "first: count") {
+	if len(summary.Tools) != 0 || !strings.Contains(agenttest.LastOf(summary, model.RoleUser).Content, "first: count") {
 		t.Errorf("the summary request: %+v", summary.Messages)
 	}
 	if len(next.Messages) != 2 || !strings.Contains(next.Messages[1].Content, "THE SUMMARY") ||
@@ -74,7 +75,7 @@ func TestContextShortensOutputsThenSummarises(t *testing.T) {
 
 // /compact summarises every turn but the newest, whatever the bound.
 func TestCompactOnDemand(t *testing.T) {
-	w := newWorld(t, sandboxOff)
+	w := newWorld(t, agenttest.SandboxOff)
 	srv := modeltest.NewServer(t, modeltest.Turn{Text: []string{"One."}}, modeltest.Turn{Text: []string{"Two."}},
 		modeltest.Turn{Text: []string{"S."}}, modeltest.Turn{Text: []string{"Three."}})
 	a, _ := w.agent(t, srv)

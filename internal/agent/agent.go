@@ -1,4 +1,4 @@
-package chat
+package agent
 
 import (
 	"context"
@@ -55,9 +55,9 @@ type Agent struct {
 	outputs      map[string]string // a tool call's id: its command's output id
 }
 
-// NewAgent makes the agent and has the runner's gate tell the face when a
+// New makes the agent and has the runner's gate tell the face when a
 // model's command was approved to run outside the sandbox, before it runs.
-func NewAgent(o Options) *Agent {
+func New(o Options) *Agent {
 	if o.MaxSteps <= 0 {
 		o.MaxSteps = DefaultMaxSteps
 	}
@@ -82,6 +82,14 @@ func (a *Agent) SetModel(m Streamer) { a.o.Model = m }
 
 // Model is the model the agent talks to, nil when there is none.
 func (a *Agent) Model() Streamer { return a.o.Model }
+
+// NoModel says why there is no model (Options.NoModel), for a face to
+// repeat when a person asks for what needs one.
+func (a *Agent) NoModel() string { return a.o.NoModel }
+
+// Runner is the runner every command goes through: a face reads its
+// folder, sandbox and output store to show them (/status, /output).
+func (a *Agent) Runner() *runner.Runner { return a.o.Tools.Runner }
 
 // ModelName is the model's name, "" when there is no model.
 func (a *Agent) ModelName() string {

@@ -1,7 +1,6 @@
-package chat
+package agent
 
 import (
-	"github.com/wisp-sh/wisp/internal/approval"
 	"github.com/wisp-sh/wisp/internal/runner"
 )
 
@@ -93,14 +92,4 @@ func outcomeEvent(res runner.Result) Event {
 		ev.ExitCode = &code
 	}
 	return ev
-}
-
-// approvalEvent is the question a face that asks shows.
-func approvalEvent(req approval.Request) Event {
-	scopes := make([]string, len(req.Scopes))
-	for i, s := range req.Scopes {
-		scopes[i] = string(s)
-	}
-	return Event{Type: EventApproval, ID: req.ID, Command: req.Line, Dir: req.Dir,
-		OutsideSandbox: req.OutsideSandbox, Level: req.Level.String(), Reasons: req.Reasons, Scopes: scopes}
 }

@@ -1,10 +1,11 @@
-package chat
+package agent
 
 import (
 	"context"
 	"testing"
 	"time"
 
+	"github.com/wisp-sh/wisp/internal/agent/agenttest"
 	"github.com/wisp-sh/wisp/internal/model"
 	"github.com/wisp-sh/wisp/internal/model/modeltest"
 )
@@ -17,9 +18,9 @@ import (
 var benchTurn = modeltest.Turn{Text: []string{"It ", "is ", "done."}}
 
 func BenchmarkStreamAlone(b *testing.B) {
-	w := newWorld(b, sandboxOff)
+	w := newWorld(b, agenttest.SandboxOff)
 	srv := modeltest.NewServer(b)
-	c, _ := model.New(configModel(srv), nil)
+	c, _ := model.New(agenttest.ConfigModel(srv), nil)
 	a, _ := w.agent(b, srv)
 	msgs := wire(SystemPrompt(w.tb), []model.Message{{Role: model.RoleUser, Content: "go"}})
 	tools := a.toolList()
@@ -32,7 +33,7 @@ func BenchmarkStreamAlone(b *testing.B) {
 }
 
 func BenchmarkAgentTurn(b *testing.B) {
-	w := newWorld(b, sandboxOff)
+	w := newWorld(b, agenttest.SandboxOff)
 	srv := modeltest.NewServer(b)
 	a, _ := w.agent(b, srv)
 	for b.Loop() {
@@ -45,7 +46,7 @@ func BenchmarkAgentTurn(b *testing.B) {
 }
 
 func BenchmarkAgentTurnUnrecorded(b *testing.B) {
-	w := newWorld(b, sandboxOff)
+	w := newWorld(b, agenttest.SandboxOff)
 	srv := modeltest.NewServer(b)
 	a, _ := w.agent(b, srv)
 	a.o.Thread = nil // what the thread's synced appends cost, by difference
@@ -63,13 +64,13 @@ func BenchmarkAgentTurnUnrecorded(b *testing.B) {
 // synced, the context measured against the bound, the prompt built.
 // Reported as ns/enter-to-spinner; the model answers at once.
 func BenchmarkEnterToSpinner(b *testing.B) {
-	w := newWorld(b, sandboxOff)
+	w := newWorld(b, agenttest.SandboxOff)
 	srv := modeltest.NewServer(b)
 	a, _ := w.agent(b, srv)
 	var start, total time.Duration
 	var spun bool
 	t0 := time.Now()
-	w.face.onEmit = func(ev Event) {
+	w.face.OnEmit = func(ev Event) {
 		if ev.Type == EventWaiting && !spun {
 			spun = true
 			total += time.Since(t0) - start

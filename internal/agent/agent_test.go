@@ -1,4 +1,4 @@
-package chat
+package agent
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/wisp-sh/wisp/internal/agent/agenttest"
 	"github.com/wisp-sh/wisp/internal/config"
 	"github.com/wisp-sh/wisp/internal/model"
 	"github.com/wisp-sh/wisp/internal/model/modeltest"
@@ -13,10 +14,10 @@ import (
 )
 
 func TestToolCallRunsAndItsResultReachesTheModel(t *testing.T) {
-	w := newWorld(t, sandboxOff)
+	w := newWorld(t, agenttest.SandboxOff)
 	srv := modeltest.NewServer(t,
 		modeltest.Turn{Text: []string{"Let me ", "look."}, ToolCalls: []modeltest.ToolCallScript{
-			runCall("call_1", `{"comm`, `and": "echo hel`, `lo"}`)}},
+			agenttest.RunCall("call_1", `{"comm`, `and": "echo hel`, `lo"}`)}},
 		modeltest.Turn{Text: []string{"It said ", "hello."}})
 	a, th := w.agent(t, srv)
 	if err := a.Send(context.Background(), "say hello"); err != nil {
@@ -29,7 +30,7 @@ func TestToolCallRunsAndItsResultReachesTheModel(t *testing.T) {
 	if reqs[0].Messages[0].Role != model.RoleSystem || !strings.Contains(reqs[0].Messages[0].Content, "run_command") {
 		t.Errorf("the first message is not the system prompt: %+v", reqs[0].Messages[0])
 	}
-	result := lastOf(reqs[1], model.RoleTool)
+	result := agenttest.LastOf(reqs[1], model.RoleTool)
 	if result.ToolCallID != "call_1" || !strings.Contains(result.Content, "hello\n[exit status 0]") {
 		t.Errorf("the model read %+v", result)
 	}
@@ -50,17 +51,17 @@ func TestToolCallRunsAndItsResultReachesTheModel(t *testing.T) {
 }
 
 func TestMalformedToolCallIsAnsweredAndNotRun(t *testing.T) {
-	w := newWorld(t, sandboxOff)
+	w := newWorld(t, agenttest.SandboxOff)
 	srv := modeltest.NewServer(t,
-		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{runCall("call_1", `{"command": "touch made`)}},
+		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{agenttest.RunCall("call_1", `{"command": "touch made`)}},
 		modeltest.Turn{Text: []string{"Sorry."}})
 	a, _ := w.agent(t, srv)
 	a.Send(context.Background(), "make a file")
 	second := srv.Requests()[1]
-	if res := lastOf(second, model.RoleTool); !strings.Contains(res.Content, "was not run") || !strings.Contains(res.Content, "not a JSON object") {
+	if res := agenttest.LastOf(second, model.RoleTool); !strings.Contains(res.Content, "was not run") || !strings.Contains(res.Content, "not a JSON object") {
 		t.Errorf("the model read %q", res.Content)
 	}
-	if call := lastOf(second, model.RoleAssistant).ToolCalls[0]; call.Arguments != "{}" {
+	if call := agenttest.LastOf(second, model.RoleAssistant).ToolCalls[0]; call.Arguments != "{}" {
 		t.Errorf("the malformed arguments went back to the server: %q", call.Arguments)
 	}
 	if len(w.face.of(EventCommandOutcome)) != 0 {
@@ -84,7 +85,7 @@ func TestModelFailuresAreSaidAndTheChatGoesOn(t *testing.T) {
 		{name: "stream error", turn: &modeltest.Turn{StreamError: "out of memory"}, said: "out of memory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			w := newWorld(t, sandboxOff)
+			w := newWorld(t, agenttest.SandboxOff)
 			srv := down
 			if tc.turn != nil {
 				srv = modeltest.NewServer(t, *tc.turn)
@@ -112,10 +113,10 @@ func TestModelFailuresAreSaidAndTheChatGoesOn(t *testing.T) {
 }
 
 func TestStopDuringTheModelsAnswer(t *testing.T) {
-	w := newWorld(t, sandboxOff)
+	w := newWorld(t, agenttest.SandboxOff)
 	srv := modeltest.NewServer(t, modeltest.Turn{Text: []string{"thinking"}, Hang: true})
 	ctx, cancel := context.WithCancel(context.Background())
-	w.face.onEmit = func(ev Event) {
+	w.face.OnEmit = func(ev Event) {
 		if ev.Type == EventText {
 			cancel() // the person presses Ctrl-C once words arrive
 		}
@@ -133,11 +134,11 @@ func TestStopDuringTheModelsAnswer(t *testing.T) {
 }
 
 func TestStopDuringAToolCallAnswersEveryCall(t *testing.T) {
-	w := newWorld(t, sandboxOff)
+	w := newWorld(t, agenttest.SandboxOff)
 	srv := modeltest.NewServer(t, modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{
-		runCall("a", `{"command": "sleep 30"}`), runCall("b", `{"command": "echo never"}`)}})
+		agenttest.RunCall("a", `{"command": "sleep 30"}`), agenttest.RunCall("b", `{"command": "echo never"}`)}})
 	ctx, cancel := context.WithCancel(context.Background())
-	w.face.onEmit = func(ev Event) {
+	w.face.OnEmit = func(ev Event) {
 		if ev.Type == EventToolCall && ev.ID == "a" {
 			cancel()
 		}
@@ -162,7 +163,7 @@ func TestTypedCommandsAreToldToTheModel(t *testing.T) {
 		t.Fatal(err)
 	}
 	a.Send(ctx, "what did I run?")
-	user := lastOf(srv.Requests()[0], model.RoleUser).Content
+	user := agenttest.LastOf(srv.Requests()[0], model.RoleUser).Content
 	for _, want := range []string{
 		"The person ran a command themselves, outside the sandbox, in " + w.tb.Runner.Dir,
 		"$ echo from-outside\nfrom-outside\n[exit status 0]\nsandbox: ran outside the sandbox, as the person typed it",
@@ -189,14 +190,14 @@ func TestBangBangMarksTheRunBeforeItStarts(t *testing.T) {
 	a, _ := w.agent(t, nil)
 	a.RunTyped(context.Background(), Typed{Command: "echo out", OutsideSandbox: true})
 	var order []string
-	for _, ev := range w.face.events {
+	for _, ev := range w.face.Events() {
 		order = append(order, ev.Type+":"+ev.Text)
 	}
 	if len(order) < 2 || order[0] != "note:"+runner.OutsideTypedNote || order[1] != "commandStart:" {
 		t.Fatalf("events %v", order)
 	}
-	if w.face.events[0].Level != LevelDanger {
-		t.Errorf("the OUTSIDE note is not in the danger level: %+v", w.face.events[0])
+	if w.face.Events()[0].Level != LevelDanger {
+		t.Errorf("the OUTSIDE note is not in the danger level: %+v", w.face.Events()[0])
 	}
 }
 
@@ -208,7 +209,7 @@ func TestBangBangWhereItCannotLeaveTheSandbox(t *testing.T) {
 	}{
 		{"switch off", func(c *config.Config) { c.CommandPolicy.Sandbox.AllowOutsideSandbox = false },
 			"· blocked by policy: running outside the sandbox is turned off here (commandPolicy.sandbox.allowOutsideSandbox is false); type it after a single ! to run it in the sandbox"},
-		{"sandbox off", sandboxOff, "· !! changes nothing here: the sandbox is off, so every command runs without it"},
+		{"sandbox off", agenttest.SandboxOff, "· !! changes nothing here: the sandbox is off, so every command runs without it"},
 		{"deny list", func(c *config.Config) { c.CommandPolicy.Deny = []string{"^echo"} }, "· blocked by policy: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -227,7 +228,7 @@ func TestBangBangWhereItCannotLeaveTheSandbox(t *testing.T) {
 }
 
 func TestBareMarksRunNothing(t *testing.T) {
-	w := newWorld(t, sandboxOff)
+	w := newWorld(t, agenttest.SandboxOff)
 	a, _ := w.agent(t, nil)
 	for _, line := range []string{"!", "!!"} {
 		typed, _ := ParseTyped(line)
@@ -242,7 +243,7 @@ func TestBareMarksRunNothing(t *testing.T) {
 }
 
 func TestTheModelIsStoppedAfterMaxSteps(t *testing.T) {
-	w := newWorld(t, sandboxOff)
+	w := newWorld(t, agenttest.SandboxOff)
 	loop := modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{{Name: "inspect", Arguments: []string{`{"what":"limits"}`}}}}
 	srv := modeltest.NewServer(t, loop, loop)
 	a, _ := w.agent(t, srv)
@@ -254,7 +255,7 @@ func TestTheModelIsStoppedAfterMaxSteps(t *testing.T) {
 }
 
 func TestNoModelStillSaysSo(t *testing.T) {
-	w := newWorld(t, sandboxOff)
+	w := newWorld(t, agenttest.SandboxOff)
 	a, _ := w.agent(t, nil)
 	if err := a.Send(context.Background(), "hi"); err == nil || !strings.Contains(w.face.said(), "no model in this test") {
 		t.Errorf("Send = %v; said %q", err, w.face.said())

@@ -1,4 +1,4 @@
-package chat
+package agent
 
 import (
 	"bufio"
@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/internal/runner"
 )
 
@@ -120,39 +119,4 @@ func ThreadFolder(records []Record) string {
 		}
 	}
 	return folder
-}
-
-// ThreadLines are a list's lines for a person: id, age, folder, first
-// message, each of others' text on one line.
-func ThreadLines(all []ThreadInfo, now time.Time, max int) []string {
-	if len(all) == 0 {
-		return []string{"· no threads yet"}
-	}
-	var lines []string
-	for i, ti := range all {
-		if max > 0 && i == max {
-			lines = append(lines, fmt.Sprintf("· %d older threads not shown; wisp threads lists them all", len(all)-max))
-			break
-		}
-		first := ti.First
-		if first == "" {
-			first = "(no message)"
-		}
-		lines = append(lines, fmt.Sprintf("%s  %4s  %s  %s", ti.ID, Age(now.Sub(ti.Modified)), render.Line(ti.Dir),
-			render.Line(firstLine(first, 60))))
-	}
-	return lines
-}
-
-// Age is a duration as a list shows it: 40s, 5m, 3h, 2d.
-func Age(d time.Duration) string {
-	switch {
-	case d < time.Minute:
-		return fmt.Sprintf("%ds", max(0, int(d/time.Second)))
-	case d < time.Hour:
-		return fmt.Sprintf("%dm", int(d/time.Minute))
-	case d < 48*time.Hour:
-		return fmt.Sprintf("%dh", int(d/time.Hour))
-	}
-	return fmt.Sprintf("%dd", int(d/(24*time.Hour)))
 }

@@ -1,10 +1,11 @@
-package chat
+package agent
 
 import (
 	"context"
 	"strings"
 	"testing"
 
+	"github.com/wisp-sh/wisp/internal/agent/agenttest"
 	"github.com/wisp-sh/wisp/internal/approval"
 	"github.com/wisp-sh/wisp/internal/config"
 )
@@ -34,7 +35,7 @@ func TestSystemPromptWhereLeavingIsOffOrMeaningless(t *testing.T) {
 	if p := SystemPrompt(off.tb); !strings.Contains(p, "turned off here: do not ask for it") || strings.Contains(p, "add_directory once") {
 		t.Errorf("switch off, no grants offered:\n%s", p)
 	}
-	plain := newWorld(t, sandboxOff)
+	plain := newWorld(t, agenttest.SandboxOff)
 	if p := SystemPrompt(plain.tb); !strings.Contains(p, "The sandbox is off here") || strings.Contains(p, "outsideSandbox true") {
 		t.Errorf("sandbox off:\n%s", p)
 	}
