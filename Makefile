@@ -87,8 +87,8 @@ test:
 # package as go test compiles it (which mcp's and wisp-bar's tests link
 # wisp from). Cold, that compiling took minutes of a test's five on two
 # cores, and two such tests timed out on a busy machine.
-test-build: build
-	$(GO) build ./...
+test-build:
+	$(call timed,$(MAKE) --no-print-directory build && $(GO) build ./...)
 
 # The tests under the race detector: not part of check, which must fit in
 # CI's minutes on two cores (a cold race build of everything alone takes
@@ -96,15 +96,27 @@ test-build: build
 test-race:
 	$(GO) test -race -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
 
+# Runs a step's command, saying first what it runs and then how long it
+# took: cold, a step can take minutes, and a person (or CI's log) should see
+# which one is running and which one grew.
+define timed
+@echo '== make $@: $(strip $(1))'
+@start=$$(date +%s); $(1) && echo "== make $@ took $$(( $$(date +%s) - start )) s"
+endef
+
 # Everything a change must pass. The static checks run two at a time: each
 # go command spends a long stretch on one core compiling one big package
 # (openai-go) for its platform, and two such stretches overlap well on two
-# cores. The tests run alone, so nothing else competes with their processes.
+# cores. Their lines are passed on as they come (--output-sync=line), not
+# held until a step ends, which kept the log silent for many minutes cold.
+# The tests run alone, so nothing else competes with their processes.
 check: fmt-check
-	$(MAKE) --no-print-directory -j2 --output-sync=target lint
-	$(MAKE) --no-print-directory test-build
-	$(MAKE) --no-print-directory test
-	$(MAKE) --no-print-directory package-check
+	@start=$$(date +%s); \
+	$(MAKE) --no-print-directory -j2 --output-sync=line lint && \
+	$(MAKE) --no-print-directory test-build && \
+	$(MAKE) --no-print-directory test && \
+	$(MAKE) --no-print-directory package-check && \
+	echo "== make check passed in $$(( $$(date +%s) - start )) s"
 
 # The compatibility suite of real projects (internal/compat, docs/compat.md):
 # Go modules' tests, an npm package, a Debian source package's configure,
@@ -149,28 +161,27 @@ fmt-check:
 	if [ -n "$$unformatted" ]; then echo "gofmt: not formatted (run make fmt):"; echo "$$unformatted"; exit 1; fi
 
 vet:
-	$(GO) vet ./...
-	$(GO) vet -tags wisplean ./internal/netproxy
+	$(call timed,$(GO) vet ./... && $(GO) vet -tags wisplean ./internal/netproxy)
 
 # go vet for macOS with and without cgo (scripts/vet-darwin.sh says which packages).
 vet-darwin:
-	GO=$(GO) scripts/vet-darwin.sh ./...
+	$(call timed,GO=$(GO) scripts/vet-darwin.sh ./...)
 
 # Type-check darwin cgo code (and fyne.io/systray's, which wisp-bar builds on) with C faked.
 darwincheck:
-	$(GO) run ./internal/darwincheck ./... fyne.io/systray
+	$(call timed,$(GO) run ./internal/darwincheck ./... fyne.io/systray)
 
 staticcheck:
-	$(GO) run $(STATICCHECK) ./...
+	$(call timed,$(GO) run $(STATICCHECK) ./...)
 
 # go.mod and go.sum as go mod tidy would leave them (it prints the diff otherwise).
 tidy-check:
-	$(GO) mod tidy -diff
+	$(call timed,$(GO) mod tidy -diff)
 
 # The GitHub workflow (.github/workflows/ci.yml), as GitHub would read it.
 .PHONY: actionlint
 actionlint:
-	$(GO) run $(ACTIONLINT)
+	$(call timed,$(GO) run $(ACTIONLINT))
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem -timeout 20m ./...
