@@ -118,7 +118,7 @@ func isNetwork(line string) bool {
 
 // hostMarkers precede a host's name in a refused connection's message.
 var hostMarkers = []string{
-	"Failed to connect to ",  // curl, git over HTTP
+	"Failed to connect to ",    // curl, git over HTTP
 	"Could not resolve host: ", // curl
 	"connect to host ",         // ssh
 	"connectx to ",             // BSD nc
