@@ -47,8 +47,14 @@ func (r Result) ModelLine(roots []string, offerOutside bool) string {
 	default:
 		return ""
 	}
-	if offerOutside && r.Verdict != NotTheSandbox {
-		line += offer
+	return withOffer(line, offerOutside && r.Verdict != NotTheSandbox)
+}
+
+// withOffer ends line with 0064's offer when the operator allows the run
+// outside the sandbox.
+func withOffer(line string, offerOutside bool) string {
+	if offerOutside {
+		return line + offer
 	}
 	return line
 }

@@ -197,14 +197,9 @@ func (r Result) networkModelLine(offerOutside bool) string {
 			"and commands reach it through wisp's proxy: ask for that rather than to run the command outside the sandbox"
 	}
 	if r.thisMachine() {
-		line += "; " + named(r.Hosts) + " is this machine, which confined commands reach only with the network on: commandPolicy.sandbox.allowedDomains would not serve"
-	} else {
-		line += "; this program connects directly, not through wisp's proxy, so commandPolicy.sandbox.allowedDomains would not serve"
+		return withOffer(line+"; "+named(r.Hosts)+" is this machine, which confined commands reach only with the network on: commandPolicy.sandbox.allowedDomains would not serve", offerOutside)
 	}
-	if offerOutside {
-		line += offer
-	}
-	return line
+	return withOffer(line+"; this program connects directly, not through wisp's proxy, so commandPolicy.sandbox.allowedDomains would not serve", offerOutside)
 }
 
 // networkPersonNote is the person's note for Network.
@@ -234,12 +229,8 @@ func (r Result) hostsOr(none string) string {
 
 // socketModelLine is the model's line for RefusedSocket.
 func (r Result) socketModelLine(offerOutside bool) string {
-	line := "sandbox: refused a Unix socket" + r.socketAt() +
-		": confined commands may not open Unix sockets (commandPolicy.sandbox.allowUnixSockets); no policy rule denied it"
-	if offerOutside {
-		line += offer
-	}
-	return line
+	return withOffer("sandbox: refused a Unix socket"+r.socketAt()+
+		": confined commands may not open Unix sockets (commandPolicy.sandbox.allowUnixSockets); no policy rule denied it", offerOutside)
 }
 
 // socketPersonNote is the person's note for RefusedSocket.

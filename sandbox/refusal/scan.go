@@ -146,12 +146,6 @@ func (f *findings) count(errno string) {
 	}
 }
 
-// countUnnamed counts a line that names no path.
-func (f *findings) countUnnamed(errno string) {
-	f.count(errno)
-	f.unnamed = true
-}
-
 // countNetwork counts a refused connection and the hosts it names.
 func (f *findings) countNetwork(errno, line string) {
 	if !f.network {

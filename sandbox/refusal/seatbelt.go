@@ -131,11 +131,7 @@ func (r Result) nestedModelLine(offerOutside bool) string {
 	if r.Switch != "" {
 		return line + "; turn the tool's own sandbox off with " + r.Switch + ": wisp's sandbox still confines it"
 	}
-	line += "; if the tool has a switch that turns its own sandbox off, use it: wisp's sandbox still confines it"
-	if offerOutside {
-		line += offer
-	}
-	return line
+	return withOffer(line+"; if the tool has a switch that turns its own sandbox off, use it: wisp's sandbox still confines it", offerOutside)
 }
 
 // nestedPersonNote is the person's note for NestedSandbox.
