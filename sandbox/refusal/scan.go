@@ -49,8 +49,10 @@ var networkOffTexts = []string{
 	"getaddrinfo EAI_AGAIN",                // Node and npm
 }
 
-var networkOffNeedles = [][]byte{[]byte("Couldn't connect to server"), []byte("EACCES"),
-	[]byte("Could not resolve host: "), []byte("Temporary failure in name"), []byte("EAI_AGAIN")}
+// networkOffNeedles find those, each from a byte rare in logs, as
+// quickNeedles do.
+var networkOffNeedles = [][]byte{[]byte("'t connect to server"), []byte("CCES"),
+	[]byte("Could not resolve"), []byte("y failure in name"), []byte("I_AGAIN")}
 
 // networkOffErrno is what the kernel returned for those.
 const networkOffErrno = "Permission denied"
