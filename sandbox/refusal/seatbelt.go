@@ -45,6 +45,23 @@ func execHead(head string) (string, bool) {
 	return p, true
 }
 
+// starters print "NAME: PATH: errno" when PATH could not be started.
+var starters = setOf("sh", "bash", "zsh", "dash", "ksh", "env", "xargs", "nohup", "exec", "time", "timeout", "nice")
+
+// startsPrograms: the line is one a program that could not be started
+// leaves: a shell's or env's, a script's "NAME: line N: PATH: …", or the
+// bare "PATH: …". BSD cp's "cp: /bin/ps: …" is a write, though it reads
+// the same.
+func startsPrograms(line, head string) bool {
+	if isWrite(line) {
+		return false
+	}
+	if _, ok := execHead(head); ok {
+		return true
+	}
+	return starters(firstField(line)) || strings.Contains(head, ": line ")
+}
+
 // isSetID reports whether p is a set-user-ID or set-group-ID regular file.
 func isSetID(p string) bool {
 	info, err := os.Stat(p)

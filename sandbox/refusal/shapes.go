@@ -55,7 +55,7 @@ func (f *findings) readCounted(line, prev string, m scanMode, e *errnoText, head
 			f.countNetwork(e.name, line)
 		}
 	default:
-		if e.name == "Operation not permitted" && !isWrite(line) {
+		if e.name == "Operation not permitted" && startsPrograms(line, head) {
 			f.noteExecs(head, paths)
 		}
 		f.countPaths(e.name, paths)
