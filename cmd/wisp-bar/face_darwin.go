@@ -34,8 +34,8 @@ func openPlatform(home config.Home, logger *log.Logger) (platform, error) {
 }
 
 // reportBanners tells the bar whether banners reach the person, as macOS
-// answered (anything but a clear yes is off, and the alert shows requests
-// instead), and records it for wisp doctor.
+// answered (anything but a clear yes is off: the menu says so, and its
+// Details… alert carries the request), and records it for wisp doctor.
 func reportBanners(b *bar.Bar, home config.Home, logger *log.Logger) {
 	for state := range darwin.Reports() {
 		if err := banners.Write(home, state); err != nil {
@@ -43,7 +43,7 @@ func reportBanners(b *bar.Bar, home config.Home, logger *log.Logger) {
 		}
 		off := state.Off()
 		if off != "" {
-			logger.Printf("banners are off: %s; requests show in an alert", off)
+			logger.Printf("banners are off: %s; the menu answers, and Details… shows a request in an alert", off)
 		}
 		b.SetBannerStatus(bar.BannerStatus{Off: off, CanEnable: state.CanEnable()})
 	}

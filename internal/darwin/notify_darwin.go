@@ -142,8 +142,8 @@ const (
 
 // Show posts a banner for request id, replacing the one shown for it, and
 // waits for macOS to take it. A banner macOS refuses is an error, and is
-// reported on Reports as banners off, so that the alert shows requests
-// from then on rather than banners nobody sees.
+// reported on Reports as banners off, so that from then on the menu and
+// its alert carry requests rather than banners nobody sees.
 func (n *Notifier) Show(id, title, body string, buttons int) error {
 	if BundleID() == "" {
 		return ErrNoBundle

@@ -64,7 +64,7 @@ type State struct {
 }
 
 // Off says why banners do not reach the person, "" when they do. Anything
-// but a clear yes is off, so that the alert shows the request instead: a
+// but a clear yes is off, so that the menu says so and offers the alert: a
 // banner that macOS drops without a word is a request nobody sees.
 func (s State) Off() string {
 	switch {
@@ -119,7 +119,7 @@ func Read(home config.Home) (State, error) {
 
 // Doctor is `wisp doctor`'s line on a Mac: whether banners reach the
 // person, as wisp-bar last found. The error is a warning to show (banners
-// off, the alert shows requests instead), not a failure of wisp's.
+// off: the menu and its alert answer), not a failure of wisp's.
 func Doctor(home config.Home) (string, error) {
 	s, err := Read(home)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -130,7 +130,7 @@ func Doctor(home config.Home) (string, error) {
 	}
 	when := s.At.Local().Format("2006-01-02 15:04")
 	if off := s.Off(); off != "" {
-		fix := "requests show in an alert instead"
+		fix := "the menu answers, and its Details… shows a request in an alert"
 		if s.CanEnable() {
 			fix += "; turn them on in System Settings > Notifications > Wisp Bar"
 		} else if s.Err != "" || s.Asked {

@@ -54,8 +54,8 @@ func TestDoctorSaysWhich(t *testing.T) {
 		warn string // off: the warning
 	}{
 		{State{Status: Authorized, Asked: true, Granted: true, At: at}, "banners on: notifications authorized (wisp-bar, 2026-12-02 01:00)", ""},
-		{State{Status: Denied, At: at}, "", "banners are off: notifications are turned off for Wisp Bar in System Settings (wisp-bar, 2026-12-02 01:00); requests show in an alert instead; turn them on in System Settings > Notifications > Wisp Bar"},
-		{State{Status: NotDetermined, Asked: true, At: at}, "", "banners are off: macOS left wisp-bar's request to show notifications unanswered, as it may for an ad-hoc signed Wisp Bar.app (wisp-bar, 2026-12-02 01:00); requests show in an alert instead; sign Wisp Bar.app with a Developer ID (docs/macos.md) for banners"},
+		{State{Status: Denied, At: at}, "", "banners are off: notifications are turned off for Wisp Bar in System Settings (wisp-bar, 2026-12-02 01:00); the menu answers, and its Details… shows a request in an alert; turn them on in System Settings > Notifications > Wisp Bar"},
+		{State{Status: NotDetermined, Asked: true, At: at}, "", "banners are off: macOS left wisp-bar's request to show notifications unanswered, as it may for an ad-hoc signed Wisp Bar.app (wisp-bar, 2026-12-02 01:00); the menu answers, and its Details… shows a request in an alert; sign Wisp Bar.app with a Developer ID (docs/macos.md) for banners"},
 	} {
 		if err := Write(home, tt.s); err != nil {
 			t.Fatal(err)
