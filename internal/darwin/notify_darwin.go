@@ -115,21 +115,22 @@ func start(ask bool) (*Notifier, error) {
 	}
 	started.Do(func() {
 		C.WispNotifyStart(C.int(flag))
-		go reportUnanswered(askTimeout)
+		go reportUnanswered(askTimeout, ask)
 	})
 	return &Notifier{}, nil
 }
 
-// reportUnanswered reports banners off, the request left unanswered, when
-// macOS has said nothing after wait: without it an app macOS never answers
-// would count as having banners, and requests would go unseen.
-func reportUnanswered(wait time.Duration) {
+// reportUnanswered reports banners off, the request (if asked) left
+// unanswered, when macOS has said nothing after wait: without it an app
+// macOS never answers would count as having banners, and requests would go
+// unseen.
+func reportUnanswered(wait time.Duration, asked bool) {
 	time.Sleep(wait)
 	last.Lock()
 	reported := last.reported
 	last.Unlock()
 	if !reported {
-		report(banners.State{Status: NotDetermined, Asked: true, At: time.Now()})
+		report(banners.State{Status: NotDetermined, Asked: asked, At: time.Now()})
 	}
 }
 
