@@ -31,5 +31,7 @@ func (m serverMethods) GetCapabilities() ([]string, *dbus.Error) {
 }
 
 func (m serverMethods) GetServerInformation() (name, vendor, version, specVersion string, err *dbus.Error) {
-	return "wisp-test", "wisp", "1", "1.2", nil
+	m.s.mu.Lock()
+	defer m.s.mu.Unlock()
+	return m.s.name, "wisp", m.s.version, "1.2", nil
 }

@@ -64,6 +64,8 @@ type NotificationServer struct {
 
 	mu        sync.Mutex
 	caps      []string
+	name      string // what GetServerInformation answers
+	version   string
 	broadcast bool
 	nextID    uint32
 	calls     []Recorded
@@ -83,6 +85,8 @@ func StartNotificationServer(t testing.TB, address string) *NotificationServer {
 		t:       t,
 		conn:    Dial(t, address),
 		caps:    slices.Clone(DefaultCapabilities),
+		name:    "wisp-test",
+		version: "1",
 		changed: make(chan struct{}),
 		open:    map[uint32]string{},
 		retired: map[uint32]bool{},
@@ -96,6 +100,14 @@ func (s *NotificationServer) SetCapabilities(caps ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.caps = slices.Clone(caps)
+}
+
+// SetServerInformation replaces the name and version GetServerInformation
+// answers, to stand for a server by name (dunst 1.9.0).
+func (s *NotificationServer) SetServerInformation(name, version string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.name, s.version = name, version
 }
 
 // SetBroadcast makes the server broadcast its signals instead of sending
