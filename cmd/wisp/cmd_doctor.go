@@ -40,6 +40,9 @@ func runDoctor(app *App) error {
 	failed := 0
 	for _, c := range doctorChecks(app, home) {
 		detail, err := c.run()
+		if invalid := (*config.InvalidError)(nil); c.name != "config" && errors.As(err, &invalid) {
+			err = errConfigInvalid // the config line said what and where, once
+		}
 		if w := (doctorWarning{}); errors.As(err, &w) {
 			fmt.Fprintf(app.Stdout, "WARN %-8s %v\n", c.name, w.err) // said, but not a failure of wisp's own
 			continue
@@ -60,6 +63,10 @@ func runDoctor(app *App) error {
 // errHomeUnsafe stands for the checks that read the home when the home
 // line failed: what they would read is not to be trusted.
 var errHomeUnsafe = errors.New("not checked: wisp does not read a home it cannot trust (see the home line)")
+
+// errConfigInvalid stands for an invalid config.json on the lines after
+// the config line, which names the problem and where it is.
+var errConfigInvalid = errors.New("not checked: config.json is invalid (see the config line)")
 
 // doctorChecks lists the checks in the order they print. Later features
 // append theirs.
