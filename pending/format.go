@@ -20,6 +20,11 @@ const (
 	// "⚠ approve OUTSIDE the sandbox" in a terminal, "wisp: approve
 	// OUTSIDE the sandbox" on a banner.
 	OutsideAsk = "approve OUTSIDE the sandbox"
+	// OutsideMark prefixes such a request's command in a list of
+	// requests (wisp-bar's menu, `wisp approvals pending`, /approvals).
+	OutsideMark = "OUTSIDE THE SANDBOX: "
+	// OutsideAsks marks a model's call that asks to run outside.
+	OutsideAsks = "asks to run OUTSIDE the sandbox"
 	// OutsideRuns says what such a run may do.
 	OutsideRuns = "runs OUTSIDE the sandbox: it may write anywhere you can"
 	// OutsideReason is the first reason of every outside-sandbox request:

@@ -291,7 +291,7 @@ func Dialog(req Request) string {
 	if req.OutsideSandbox {
 		b.WriteString(dialog.OutsideTitle + "\n")
 	} else {
-		fmt.Fprintf(&b, "approve this command? (%s risk)\n", req.Level)
+		b.WriteString(dialog.CommandTitle(req.Level) + "\n")
 	}
 	// The line is the model's: shown, never obeyed, so an escape sequence
 	// or a newline in it cannot repaint the dialog.

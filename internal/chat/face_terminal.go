@@ -12,6 +12,7 @@ import (
 	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/internal/runner"
 	"github.com/wisp-sh/wisp/internal/tty"
+	"github.com/wisp-sh/wisp/pending"
 )
 
 // outputTailLines is how much of a model's command output the terminal
@@ -197,7 +198,7 @@ func (f *TerminalFace) toolCall(ev agent.Event) {
 	switch {
 	case ev.Name == "run_command" && ev.OutsideSandbox:
 		f.styled(sgrOutside, "● "+command)
-		f.styled(sgrDim, "  (asks to run OUTSIDE the sandbox)")
+		f.styled(sgrDim, "  ("+pending.OutsideAsks+")")
 	case ev.Name == "run_command" && ev.Command != "":
 		f.styled(sgrBold, "● ")
 		f.styled("", command)

@@ -97,7 +97,7 @@ func (a *Approvals) list() []string {
 		r := p.Request
 		line := render.Line(r.Command)
 		if r.OutsideSandbox {
-			line = "OUTSIDE THE SANDBOX: " + line
+			line = pending.OutsideMark + line
 		}
 		out = append(out, fmt.Sprintf("  %s  %s  %s  %s  (in %s, from %s)", render.Line(r.ID), pending.Digest(p.Binding),
 			render.Line(r.Level), line, render.Line(r.Cwd), render.Line(r.Face)))

@@ -75,7 +75,7 @@ func (d *dialog) lines(now time.Time, st styles) []styledLine {
 	case r.OutsideSandbox:
 		out = append(out, styledLine{outsideTitle, st.modalTitle})
 	default:
-		out = append(out, styledLine{fmt.Sprintf("approve this command? (%s risk)", r.Level), st.modalTitle})
+		out = append(out, styledLine{dialogpkg.CommandTitle(r.Level), st.modalTitle})
 	}
 	out = append(out, styledLine{"  " + render.Line(r.Line), st.modalTitle}, styledLine{"  in " + render.Line(r.Dir), st.modal})
 	if r.OutsideSandbox {

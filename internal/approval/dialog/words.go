@@ -1,6 +1,7 @@
 package dialog
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/wisp-sh/wisp/internal/render"
@@ -16,6 +17,12 @@ const (
 	// OnceOnly says that the answer is never held.
 	OnceOnly = "never remembered: this run only"
 )
+
+// CommandTitle is an ordinary dialog's title; level is the command's
+// risk level ("high").
+func CommandTitle(level fmt.Stringer) string {
+	return "approve this command? (" + level.String() + " risk)"
+}
 
 // Spelling is how a face spells a keys line: the terminal packs it
 // ("[y]once [s]ession [n]o"), wisp tui spaces it ("[y] once   [n] no").
