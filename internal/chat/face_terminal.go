@@ -30,14 +30,14 @@ const outputTailLines = 8
 // is their program, on its pseudo-terminal.
 type TerminalFace struct {
 	words, notes *render.Writer
-	p            Palette
+	p            paint
 	mu           sync.Mutex
-	md           *markdown // the model's words, rendered
-	tty          bool      // notes go to a terminal: progress is drawn
-	prog         *progress // what is drawn in place now, or nil
-	held         int       // Holds under way: nothing is drawn in place
-	paused       *progress // a running command's rows, held
-	gen          int       // events written as lines, for Hold's resume
+	md           *render.Markdown // the model's words, rendered (one renderer, internal/render)
+	tty          bool             // notes go to a terminal: progress is drawn
+	prog         *progress        // what is drawn in place now, or nil
+	held         int              // Holds under way: nothing is drawn in place
+	paused       *progress        // a running command's rows, held
+	gen          int              // events written as lines, for Hold's resume
 	now          func() time.Time
 	// OutputHint says how to see a whole output, with %s for its id;
 	// empty: chat's /output ID.
@@ -56,7 +56,7 @@ func NewTerminalFace(words, notes io.Writer, colour bool) *TerminalFace {
 	if notes != words {
 		n = render.NewWriter(notes, widthOf(notes))
 	}
-	return &TerminalFace{words: w, notes: n, p: Palette{On: colour}, md: newMarkdown(w, colour),
+	return &TerminalFace{words: w, notes: n, p: paint{On: colour}, md: render.NewMarkdown(w, render.TerminalStyleIf(colour)),
 		tty: isTTY(notes), now: time.Now}
 }
 
