@@ -20,6 +20,7 @@ type styles struct {
 	commandSent, outsideSent          lipgloss.Style
 	ember, removed, status, modal     lipgloss.Style
 	card, modalTitle, danger, spinner lipgloss.Style
+	markdown                          render.MarkdownStyle // the model's words (render.Markdown)
 }
 
 func newStyles(p Palette, colour bool) styles {
@@ -43,6 +44,9 @@ func newStyles(p Palette, colour bool) styles {
 	s.modalTitle = s.modal.Bold(true)
 	s.danger = s.removed
 	s.spinner = fg(p.Warning)
+	s.markdown = render.MarkdownStyle{Reset: "\x1b[0;" + render.Foreground(p.Text) + "m",
+		Bold: "\x1b[1m", Italic: "\x1b[3m", Heading: "\x1b[1;4m",
+		Code: "\x1b[" + render.Foreground(p.Dim) + "m", Dim: "\x1b[" + render.Foreground(p.Dim) + "m"}
 	return s
 }
 
