@@ -115,15 +115,7 @@ func (a *Approvals) held() []string {
 	}
 	out := []string{"held approvals:"}
 	for _, e := range entries {
-		where := "everywhere"
-		if e.Scope == approval.Project {
-			where = e.Project
-		}
-		kind := "line"
-		if e.Prefix {
-			kind = "prefix"
-		}
-		out = append(out, fmt.Sprintf("  %-7s %-6s %s  (%s)", e.Scope, kind, render.Line(e.Line), render.Line(where)))
+		out = append(out, "  "+e.String())
 	}
 	return out
 }
