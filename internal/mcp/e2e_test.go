@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/wisp-sh/wisp/internal/approval"
 	"github.com/wisp-sh/wisp/internal/testenv"
 	"github.com/wisp-sh/wisp/internal/tools"
+	"github.com/wisp-sh/wisp/pending"
 )
 
 func TestToolsAreTheChatsAndTheServerNamesWisp(t *testing.T) {
@@ -130,7 +130,7 @@ func checkOutsideDialog(t *testing.T, e elicitation, line, dir string) {
 		s.Properties == nil || len(s.Properties) != 0 || len(s.Required) != 0 {
 		t.Errorf("the outside-sandbox form is not an empty schema titled as 0064 says: %+v", s)
 	}
-	want := "Command to run OUTSIDE the sandbox, this once:\n  " + line + "\nin " + dir + "\n· " + approval.OutsideReason + "\n"
+	want := "Command to run OUTSIDE the sandbox, this once:\n  " + line + "\nin " + dir + "\n· " + pending.OutsideReason + "\n"
 	if !strings.HasPrefix(e.Message, want) {
 		t.Errorf("message:\n%s\nwant it to open:\n%s", e.Message, want)
 	}
