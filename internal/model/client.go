@@ -39,10 +39,15 @@ type Client struct {
 	retries   int
 	remote    bool // not on this machine: a connection error may pass
 	onRetry   func(Retry)
-	http      *http.Client
-	chat      openai.ChatCompletionService
-	models    openai.ModelService
-	ollama    *ollamaProbe
+	onStatus  func(Status)
+	firstByte time.Duration
+	waits     waits
+	// toolsFallback: Turn resends without tools when they are refused.
+	toolsFallback bool
+	http          *http.Client
+	chat          openai.ChatCompletionService
+	models        openai.ModelService
+	ollama        *ollamaProbe
 }
 
 // Option adjusts a Client.
@@ -53,6 +58,11 @@ type settings struct {
 	idle       time.Duration
 	retries    int
 	onRetry    func(Retry)
+	onStatus   func(Status)
+	firstByte  time.Duration
+	waits      waits
+	// toolsFallback: see WithToolsFallback.
+	toolsFallback bool
 }
 
 // WithHTTPClient sends requests through hc (its transport, proxies, TLS).
@@ -85,7 +95,8 @@ func New(cfg config.Model, getenv func(string) string, opts ...Option) (*Client,
 	if err != nil {
 		return nil, err
 	}
-	s := settings{idle: DefaultIdleTimeout, retries: DefaultMaxRetries}
+	s := settings{idle: DefaultIdleTimeout, retries: DefaultMaxRetries, firstByte: DefaultFirstByteTimeout,
+		waits: waits{statusEvery: statusEvery, statusAfter: statusAfter, loadingPoll: loadingPoll}}
 	for _, opt := range opts {
 		opt(&s)
 	}
@@ -95,7 +106,8 @@ func New(cfg config.Model, getenv func(string) string, opts ...Option) (*Client,
 	key := apiKey(cfg.APIKeyEnv, getenv)
 	c := &Client{name: cfg.Name, baseURL: strings.TrimSuffix(base.String(), "/"),
 		apiKeyEnv: cfg.APIKeyEnv, keySet: key != "", idle: s.idle, retries: s.retries, remote: !isLocal(base),
-		onRetry: s.onRetry, http: s.httpClient, ollama: &ollamaProbe{}}
+		onRetry: s.onRetry, onStatus: s.onStatus, firstByte: max(s.firstByte, s.idle), toolsFallback: s.toolsFallback, waits: s.waits,
+		http: s.httpClient, ollama: &ollamaProbe{}}
 	if key == "" {
 		key = placeholderKey
 	}
