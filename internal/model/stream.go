@@ -255,12 +255,14 @@ func reasoningOf(d openai.ChatCompletionChunkChoiceDelta) string {
 		return ""
 	}
 	for _, key := range [...]string{"reasoning_content", "reasoning"} {
+		// An extra field is never Valid() in the SDK's sense; its Raw is
+		// the JSON as sent.
 		f, ok := d.JSON.ExtraFields[key]
-		if !ok || !f.Valid() {
+		if !ok {
 			continue
 		}
 		var s string
-		if json.Unmarshal([]byte(f.Raw()), &s) == nil && s != "" {
+		if raw := f.Raw(); raw != "null" && json.Unmarshal([]byte(raw), &s) == nil && s != "" {
 			return s
 		}
 	}
