@@ -14,7 +14,7 @@ import (
 )
 
 // ModelInfo is what a server says of the model, where it says (Ollama's
-// /api/show); the zero value where it does not.
+// /api/show, LM Studio's /api/v0/models); the zero value where it does not.
 type ModelInfo struct {
 	// ContextLength is the context the model was trained for, 0 if not
 	// said. Ollama loads it with num_ctx tokens (4096 by default) unless
@@ -32,11 +32,12 @@ func (m ModelInfo) CanUseTools() bool {
 	return m.Capabilities == nil || slices.Contains(m.Capabilities, "tools")
 }
 
-// Info asks the server about the model: Ollama's POST /api/show. Other
-// servers are not asked: the zero ModelInfo, no error.
+// Info asks the server about the model: Ollama's POST /api/show, or LM
+// Studio's GET /api/v0/models. A server that answers neither (llama.cpp,
+// vLLM, a hosted API) gives the zero ModelInfo and no error.
 func (c *Client) Info(ctx context.Context) (ModelInfo, error) {
 	if !c.IsOllama(ctx) {
-		return ModelInfo{}, nil
+		return c.lmStudioInfo(ctx), nil
 	}
 	var show struct {
 		Parameters   string                     `json:"parameters"`
@@ -52,6 +53,26 @@ func (c *Client) Info(ctx context.Context) (ModelInfo, error) {
 	_ = json.Unmarshal(show.ModelInfo["general.architecture"], &arch)
 	_ = json.Unmarshal(show.ModelInfo[arch+".context_length"], &info.ContextLength)
 	return info, nil
+}
+
+// lmStudioInfo reads the model's max_context_length from LM Studio's
+// model list; anything else (a 404 from another server) says nothing.
+func (c *Client) lmStudioInfo(ctx context.Context) ModelInfo {
+	var list struct {
+		Data []struct {
+			ID               string `json:"id"`
+			MaxContextLength int    `json:"max_context_length"`
+		} `json:"data"`
+	}
+	if c.native(ctx, http.MethodGet, "/api/v0/models", nil, &list) != nil {
+		return ModelInfo{}
+	}
+	for _, m := range list.Data {
+		if m.ID == c.name {
+			return ModelInfo{ContextLength: m.MaxContextLength}
+		}
+	}
+	return ModelInfo{}
 }
 
 // modelfileNumCtx reads "num_ctx N" from a Modelfile's parameters.
@@ -93,7 +114,7 @@ func (c *Client) ToolModels(ctx context.Context) ([]string, error) {
 	return names, nil
 }
 
-// native asks Ollama's own API at path and decodes its JSON answer.
+// native asks the server's own API (Ollama's, LM Studio's) at path and decodes its JSON answer.
 func (c *Client) native(ctx context.Context, method, path string, body []byte, into any) error {
 	ctx, cancel := context.WithTimeout(ctx, probe.Timeout)
 	defer cancel()
@@ -119,7 +140,7 @@ func (c *Client) native(ctx context.Context, method, path string, body []byte, i
 		return &ServerError{Status: res.StatusCode, Message: errorMessage(data)}
 	}
 	if err := json.Unmarshal(data, into); err != nil {
-		return fmt.Errorf("the model server's %s is not the JSON Ollama sends: %w", path, err)
+		return fmt.Errorf("the model server's %s is not the JSON expected: %w", path, err)
 	}
 	return nil
 }

@@ -40,8 +40,11 @@ type Request struct {
 	// "<function=") is held back until the answer ends.
 	OnDelta func(Delta)
 	// ContextTokens, when above 0, is the context size the agent plans
-	// for; where the server is Ollama it is sent as options.num_ctx, which
-	// otherwise defaults to 4096 and silently drops the oldest messages.
+	// for; where the server is Ollama it is sent as options.num_ctx.
+	// Ollama's /v1 endpoint ignores it today (its ChatCompletionRequest
+	// has no options): the context it loads is the server's
+	// (OLLAMA_CONTEXT_LENGTH, 4096 by default) or the Modelfile's num_ctx,
+	// and Result.Truncated is how the agent learns that it was too small.
 	ContextTokens int
 	// NoTextCalls turns off RecoverToolCalls on the answer.
 	NoTextCalls bool
