@@ -99,3 +99,20 @@ func readStreamPlainly(b *testing.B, res *http.Response) []byte {
 	}
 	return text
 }
+
+// BenchmarkTurn is BenchmarkStream through Client.Turn, with its checks.
+func BenchmarkTurn(b *testing.B) {
+	srv := benchServer(b)
+	c, err := model.New(configFor(srv), noEnv)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		res, err := c.Turn(b.Context(), model.Request{Messages: ask("hi"), Tools: []model.Tool{runCommand},
+			OnDelta: func(model.Delta) {}})
+		if err != nil || len(res.Message.ToolCalls) != 2 {
+			b.Fatal(res, err)
+		}
+	}
+}

@@ -39,9 +39,17 @@ type thinkSplitter struct {
 }
 
 func (t *thinkSplitter) feed(s string) {
-	if t.state == thinkAnswer && t.opened {
-		t.out(DeltaText, s) // the common case after thinking: nothing to look for
-		return
+	// The common cases, with nothing held back and no tag to look for in
+	// s, go straight out.
+	if len(t.pending) == 0 {
+		switch {
+		case t.state == thinkAnswer && (t.opened || strings.IndexByte(s, '<') < 0):
+			t.out(DeltaText, s)
+			return
+		case t.state == thinkInside && strings.IndexByte(s, '<') < 0:
+			t.out(DeltaReasoning, s)
+			return
+		}
 	}
 	t.pending = append(t.pending, s...)
 	for t.step() {
