@@ -22,9 +22,9 @@
 // anywhere, or never closed) comes to OnDelta as DeltaReasoning and in
 // res.Reasoning, for the face to show folded; DeltaRetract says the text
 // given so far was thinking after all (a DeepSeek-R1 distill's orphan
-// </think>). Calls a small model wrote as text come back as calls with
-// ToolCall.Recovered set (RecoverToolCalls says which forms): the agent
-// runs them through the same gate and marks them in the audit.
+// </think>). Calls a small model wrote as text come back as calls, with
+// res.Recovered set (RecoverToolCalls says which forms): the agent runs
+// them through the same gate and marks them in the audit as recovered.
 //
 // What the turn came to, beyond the errors of errors.go, each with
 // Hints(err) (what the person may try, one line each):

@@ -33,9 +33,6 @@ type Tool struct {
 type ToolCall struct {
 	ID, Name  string
 	Arguments string // raw JSON, an object
-	// Recovered: the model wrote the call as text and RecoverToolCalls
-	// read it (the audit says so); it goes back to the server as a call.
-	Recovered bool
 }
 
 // emptyObjectSchema stands in for a tool without parameters: some servers

@@ -159,8 +159,7 @@ func (e *expectation) set(f modeltest.Field) error {
 		if len(parts) != 3 {
 			return fmt.Errorf("%q is not \"ID NAME ARGUMENTS\"", f.Value)
 		}
-		e.calls = append(e.calls, model.ToolCall{ID: parts[0], Name: parts[1], Arguments: parts[2],
-			Recovered: strings.HasPrefix(parts[0], "text_call_")})
+		e.calls = append(e.calls, model.ToolCall{ID: parts[0], Name: parts[1], Arguments: parts[2]})
 	case "is":
 		if e.is = sentinels[f.Value]; e.is == nil {
 			return fmt.Errorf("%q is not one of model's Err sentinels", f.Value)
@@ -498,6 +497,9 @@ func (e *expectation) checkResult(t *testing.T, turns []turn) {
 		if last.res.Reasoning != want || last.reasoning != want {
 			t.Errorf("reasoning = %q, OnDelta gave %q\nwant %q", last.res.Reasoning, last.reasoning, want)
 		}
+	}
+	if recovered := len(e.calls) > 0 && strings.HasPrefix(e.calls[0].ID, "text_call_"); last.res.Recovered != recovered {
+		t.Errorf("Recovered %v, want %v", last.res.Recovered, recovered)
 	}
 	if last.res.ToolsDropped != e.dropped {
 		t.Errorf("ToolsDropped %v, want %v", last.res.ToolsDropped, e.dropped)

@@ -243,7 +243,8 @@ func (a *answer) result() Result {
 	if a.recovered != nil {
 		msg.ToolCalls = a.recovered
 	}
-	return Result{Message: msg, Reasoning: string(a.reasoning), FinishReason: a.finish, Usage: a.usage}
+	return Result{Message: msg, Reasoning: string(a.reasoning), FinishReason: a.finish, Usage: a.usage,
+		Recovered: a.recovered != nil}
 }
 
 // reasoningOf is the thinking a delta carries in the field servers use

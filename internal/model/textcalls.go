@@ -23,7 +23,7 @@ import (
 // arguments are a JSON object holding every property its schema requires.
 // Otherwise it returns nil: prose that mentions a call, a call beside
 // prose, a tool not offered or arguments that do not fit are text. The
-// calls it returns have Recovered set and ids text_call_0, text_call_1, ….
+// calls it returns have the ids text_call_0, text_call_1, ….
 func RecoverToolCalls(content string, tools []Tool) []ToolCall {
 	s := strings.TrimSpace(content)
 	if s == "" || len(tools) == 0 {
@@ -47,7 +47,6 @@ func RecoverToolCalls(content string, tools []Tool) []ToolCall {
 			return nil
 		}
 		calls[i].ID = fmt.Sprintf("text_call_%d", i)
-		calls[i].Recovered = true
 	}
 	return calls
 }

@@ -13,7 +13,7 @@ var textCallTools = []Tool{
 }
 
 func TestRecoverToolCalls(t *testing.T) {
-	ls := ToolCall{ID: "text_call_0", Name: "run_command", Arguments: `{"command":"ls -la"}`, Recovered: true}
+	ls := ToolCall{ID: "text_call_0", Name: "run_command", Arguments: `{"command":"ls -la"}`}
 	for _, tc := range []struct {
 		name, content string
 		want          []ToolCall
@@ -27,13 +27,13 @@ func TestRecoverToolCalls(t *testing.T) {
 		{"hermes", "<tool_call>\n{\"name\": \"run_command\", \"arguments\": {\"command\": \"ls -la\"}}\n</tool_call>", []ToolCall{ls}},
 		{"two hermes calls", `<tool_call>{"name":"run_command","arguments":{"command":"ls -la"}}</tool_call>
 <tool_call>{"name":"read_file","arguments":{"path":"go.mod"}}</tool_call>`,
-			[]ToolCall{ls, {ID: "text_call_1", Name: "read_file", Arguments: `{"path":"go.mod"}`, Recovered: true}}},
+			[]ToolCall{ls, {ID: "text_call_1", Name: "read_file", Arguments: `{"path":"go.mod"}`}}},
 		{"qwen3-coder", "<tool_call>\n<function=run_command>\n<parameter=command>\nls -la\n</parameter>\n</function>\n</tool_call>", []ToolCall{ls}},
 		{"qwen3-coder without its opening tag", "<function=run_command>\n<parameter=command>\nls -la\n</parameter>\n</function>\n</tool_call>", []ToolCall{ls}},
 		{"qwen3-coder typed parameter", "<function=run_command><parameter=command>ls -la</parameter><parameter=timeout>30</parameter></function>",
-			[]ToolCall{{ID: "text_call_0", Name: "run_command", Arguments: `{"command":"ls -la","timeout":30}`, Recovered: true}}},
+			[]ToolCall{{ID: "text_call_0", Name: "run_command", Arguments: `{"command":"ls -la","timeout":30}`}}},
 		{"qwen3-coder string stays a string", "<function=run_command><parameter=command>true</parameter></function>",
-			[]ToolCall{{ID: "text_call_0", Name: "run_command", Arguments: `{"command":"true"}`, Recovered: true}}},
+			[]ToolCall{{ID: "text_call_0", Name: "run_command", Arguments: `{"command":"true"}`}}},
 
 		// Never a call.
 		{"prose before", "I'll run it: {\"name\": \"run_command\", \"arguments\": {\"command\": \"ls -la\"}}", nil},

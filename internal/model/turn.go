@@ -69,6 +69,9 @@ type Result struct {
 	// without a word when the context is too small). The agent should
 	// compact and, on Ollama, ask for a larger ContextTokens.
 	Truncated *Truncation
+	// Recovered: the calls were written as text and RecoverToolCalls read
+	// them; the agent runs them as any call and says so in the audit.
+	Recovered bool
 	// ToolsDropped: the server refused tools and, as WithToolsFallback
 	// asked, the turn was sent again without them.
 	ToolsDropped bool
@@ -130,8 +133,8 @@ func EstimateTokens(msgs []Message, tools []Tool) int {
 //   - a *ToolsUnsupportedError (ErrToolsUnsupported), unless
 //     WithToolsFallback sent the turn again without tools.
 //
-// Calls written as text (RecoverToolCalls) come back as calls with
-// Recovered set, unless req.NoTextCalls. Hints(err) is what to try.
+// Calls written as text (RecoverToolCalls) come back as calls, with
+// Result.Recovered set, unless req.NoTextCalls. Hints(err) is what to try.
 func (c *Client) Turn(ctx context.Context, req Request) (Result, error) {
 	res, err := c.turn(ctx, req, turnChecks{textCalls: !req.NoTextCalls, repeats: true})
 	if err != nil {
