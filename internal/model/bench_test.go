@@ -38,14 +38,20 @@ func benchServer(b *testing.B) *modeltest.Server {
 	return modeltest.NewServer(b, turns...)
 }
 
-// BenchmarkStream is one whole answer through Client.Stream.
-func BenchmarkStream(b *testing.B) {
-	srv := benchServer(b)
-	c, err := model.New(configFor(srv), noEnv)
+// benchClient is a client of a server with b.N long answers, the timer
+// reset.
+func benchClient(b *testing.B) *model.Client {
+	c, err := model.New(configFor(benchServer(b)), noEnv)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	return c
+}
+
+// BenchmarkStream is one whole answer through Client.Stream.
+func BenchmarkStream(b *testing.B) {
+	c := benchClient(b)
 	for range b.N {
 		msg, err := c.Stream(b.Context(), ask("hi"), []model.Tool{runCommand}, func(string) {})
 		if err != nil || len(msg.ToolCalls) != 2 {
@@ -102,12 +108,7 @@ func readStreamPlainly(b *testing.B, res *http.Response) []byte {
 
 // BenchmarkTurn is BenchmarkStream through Client.Turn, with its checks.
 func BenchmarkTurn(b *testing.B) {
-	srv := benchServer(b)
-	c, err := model.New(configFor(srv), noEnv)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ResetTimer()
+	c := benchClient(b)
 	for range b.N {
 		res, err := c.Turn(b.Context(), model.Request{Messages: ask("hi"), Tools: []model.Tool{runCommand},
 			OnDelta: func(model.Delta) {}})

@@ -144,8 +144,6 @@ func (e *expectation) set(f modeltest.Field) error {
 			return fmt.Errorf("%q is not chat, models, fetch, info or toolmodels", f.Value)
 		}
 		e.do = f.Value
-	case "turns":
-		e.turns, err = strconv.Atoi(f.Value)
 	case "model":
 		e.name = f.Value
 	case "client":
@@ -172,8 +170,6 @@ func (e *expectation) set(f modeltest.Field) error {
 			}
 		}
 		e.status = &n
-	case "requests":
-		e.requests, err = strconv.Atoi(f.Value)
 	case "models":
 		e.models = strings.Fields(f.Value)
 	case "json":
@@ -184,31 +180,30 @@ func (e *expectation) set(f modeltest.Field) error {
 		e.reasoning, err = unquoted(f.Value)
 	case "finish":
 		e.finish = &f.Value
-	case "usage":
-		e.usage, err = strconv.Atoi(f.Value)
-	case "truncated":
-		e.truncated, err = strconv.ParseBool(f.Value)
-	case "prompt":
-		e.prompt, err = strconv.Atoi(f.Value)
-	case "repeats":
-		e.repeats, err = strconv.Atoi(f.Value)
+	case "usage", "prompt", "repeats", "ctx", "context", "turns", "requests":
+		*e.intField(f.Key), err = strconv.Atoi(f.Value)
+	case "truncated", "toolsdropped":
+		*e.boolField(f.Key), err = strconv.ParseBool(f.Value)
 	case "hint":
 		var h *string
 		if h, err = unquoted(f.Value); err == nil {
 			e.hints = append(e.hints, *h)
 		}
-	case "toolsdropped":
-		e.dropped, err = strconv.ParseBool(f.Value)
-	case "ctx":
-		e.numCtx, err = strconv.Atoi(f.Value)
-	case "context":
-		e.context, err = strconv.Atoi(f.Value)
 	case "capabilities":
 		e.caps = strings.Fields(f.Value)
 	default:
 		return errors.New("unknown field; see " + replayDir + "/README.md")
 	}
 	return err
+}
+
+func (e *expectation) intField(key string) *int {
+	return map[string]*int{"usage": &e.usage, "prompt": &e.prompt, "repeats": &e.repeats, "ctx": &e.numCtx,
+		"context": &e.context, "turns": &e.turns, "requests": &e.requests}[key]
+}
+
+func (e *expectation) boolField(key string) *bool {
+	return map[string]*bool{"truncated": &e.truncated, "toolsdropped": &e.dropped}[key]
 }
 
 func (e *expectation) setClient(spec string) error {
