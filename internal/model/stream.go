@@ -181,8 +181,9 @@ func (a *answer) add(chunk openai.ChatCompletionChunk) bool {
 func (a *answer) out(kind DeltaKind, s string) {
 	switch kind {
 	case DeltaRetract:
-		s = string(a.text) + string(a.held)
-		a.reasoning = append(a.reasoning, s...)
+		// The text held back (the end of a.text) was never shown.
+		s = string(a.text[:len(a.text)-len(a.held)])
+		a.reasoning = append(a.reasoning, a.text...)
 		a.text, a.held = a.text[:0], a.held[:0]
 		a.holding = a.textCalls
 	case DeltaReasoning:

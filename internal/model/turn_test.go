@@ -123,6 +123,39 @@ func TestTurnHoldsBackOnlyWhatMayBeACall(t *testing.T) {
 	}
 }
 
+// Thinking that looked like the start of a call and then closed an
+// orphan </think> is thinking, said once, and never shown as answer.
+func TestTurnRetractsOnlyWhatItShowed(t *testing.T) {
+	for _, tc := range []struct {
+		pieces    []string
+		retracted string
+	}{
+		{[]string{"{thinking", " more}\n</think>\n\nRun ls."}, ""},
+		{[]string{"I should", " list.\n", "</think>Run ls."}, "I should list.\n"},
+	} {
+		srv := modeltest.NewServer(t, modeltest.Turn{Text: tc.pieces})
+		var text, retracted, thinking strings.Builder
+		res, err := newClient(t, srv.URL()).Turn(t.Context(), model.Request{Messages: ask("hi"), Tools: []model.Tool{runCommand},
+			OnDelta: func(d model.Delta) {
+				switch d.Kind {
+				case model.DeltaText:
+					text.WriteString(d.Text)
+				case model.DeltaRetract:
+					retracted.WriteString(d.Text)
+				case model.DeltaReasoning:
+					thinking.WriteString(d.Text)
+				}
+			}})
+		whole := strings.Join(tc.pieces, "")
+		wantThinking := whole[:strings.Index(whole, "</think>")]
+		if err != nil || res.Message.Content != "Run ls." || res.Reasoning != wantThinking ||
+			text.String() != tc.retracted+"Run ls." || retracted.String() != tc.retracted || thinking.Len() != 0 {
+			t.Errorf("pieces %q: content %q, reasoning %q, shown %q, retracted %q, %v", tc.pieces,
+				res.Message.Content, res.Reasoning, text.String(), retracted.String(), err)
+		}
+	}
+}
+
 // Stream keeps today's contract: an empty answer is no error; Turn says.
 func TestStreamKeepsItsContractTurnSaysEmpty(t *testing.T) {
 	srv := modeltest.NewServer(t, modeltest.Turn{}, modeltest.Turn{})
