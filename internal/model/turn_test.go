@@ -168,3 +168,18 @@ func TestStreamKeepsItsContractTurnSaysEmpty(t *testing.T) {
 		t.Errorf("Turn of an empty answer: %v (hints %q), want ErrEmptyAnswer with hints", err, model.Hints(err))
 	}
 }
+
+// The scripted server's Reasoning is the thinking a face is shown apart.
+func TestTurnReadsTheScriptedServersReasoning(t *testing.T) {
+	srv := modeltest.NewServer(t, modeltest.Turn{Reasoning: []string{"Okay, ", "ls."}, Text: []string{"Run ls."}})
+	var thinking strings.Builder
+	res, err := newClient(t, srv.URL()).Turn(t.Context(), model.Request{Messages: ask("hi"),
+		OnDelta: func(d model.Delta) {
+			if d.Kind == model.DeltaReasoning {
+				thinking.WriteString(d.Text)
+			}
+		}})
+	if err != nil || res.Message.Content != "Run ls." || res.Reasoning != "Okay, ls." || thinking.String() != "Okay, ls." {
+		t.Errorf("Turn = %q, reasoning %q (OnDelta %q), %v", res.Message.Content, res.Reasoning, thinking.String(), err)
+	}
+}
