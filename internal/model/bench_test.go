@@ -38,14 +38,20 @@ func benchServer(b *testing.B) *modeltest.Server {
 	return modeltest.NewServer(b, turns...)
 }
 
-// BenchmarkStream is one whole answer through Client.Stream.
-func BenchmarkStream(b *testing.B) {
-	srv := benchServer(b)
-	c, err := model.New(configFor(srv), noEnv)
+// benchClient is a client of a server with b.N long answers, the timer
+// reset.
+func benchClient(b *testing.B) *model.Client {
+	c, err := model.New(configFor(benchServer(b)), noEnv)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()
+	return c
+}
+
+// BenchmarkStream is one whole answer through Client.Stream.
+func BenchmarkStream(b *testing.B) {
+	c := benchClient(b)
 	for range b.N {
 		msg, err := c.Stream(b.Context(), ask("hi"), []model.Tool{runCommand}, func(string) {})
 		if err != nil || len(msg.ToolCalls) != 2 {
@@ -98,4 +104,16 @@ func readStreamPlainly(b *testing.B, res *http.Response) []byte {
 		}
 	}
 	return text
+}
+
+// BenchmarkTurn is BenchmarkStream through Client.Turn, with its checks.
+func BenchmarkTurn(b *testing.B) {
+	c := benchClient(b)
+	for range b.N {
+		res, err := c.Turn(b.Context(), model.Request{Messages: ask("hi"), Tools: []model.Tool{runCommand},
+			OnDelta: func(model.Delta) {}})
+		if err != nil || len(res.Message.ToolCalls) != 2 {
+			b.Fatal(res, err)
+		}
+	}
 }

@@ -30,14 +30,24 @@ func (c *Client) classify(ctx, reqCtx context.Context, err error, answered bool)
 		return &Error{Kind: ErrStalled, Msg: fmt.Sprintf("the model server at %s sent nothing for %s; "+
 			"it may be stuck or overloaded: check it and retry", c.baseURL, c.idle)}
 	}
+	if errors.Is(context.Cause(reqCtx), errFirstByte) {
+		return &Error{Kind: ErrStalled, Msg: fmt.Sprintf("the model server at %s sent nothing for %s after the "+
+			"request; it may be stuck, or still loading a model too large for this machine: check it and retry",
+			c.baseURL, c.firstByte)}
+	}
 	var typed *Error
 	var server *ServerError
-	if errors.As(err, &typed) || errors.As(err, &server) {
+	var tools *ToolsUnsupportedError
+	if errors.As(err, &typed) || errors.As(err, &server) || errors.As(err, &tools) {
 		return err
 	}
 	var streamErr *ssestream.StreamError
 	if errors.As(err, &streamErr) {
-		return &ServerError{Message: errorMessage(streamErr.Event.Data)}
+		se := &ServerError{Message: errorMessage(streamErr.Event.Data)}
+		if contextRefusal(se.Message) {
+			return c.contextFull(se)
+		}
+		return se
 	}
 	if answered {
 		return c.cutOff(err)
@@ -79,8 +89,15 @@ func (c *Client) statusError(res *http.Response) error {
 			Msg: fmt.Sprintf("the server at %s has no chat completions endpoint (HTTP 404: %s); check "+
 				"model.baseURL, which usually ends in /v1", c.baseURL, message)}
 	}
-	return &ServerError{Status: res.StatusCode, Message: message,
+	if tools := c.toolsRefusal(res.StatusCode, message); tools != nil {
+		return tools
+	}
+	se := &ServerError{Status: res.StatusCode, Message: message,
 		RetryAfter: parseRetryAfter(res.Header.Get("Retry-After"), time.Now())}
+	if res.StatusCode < 500 && contextRefusal(message) {
+		return c.contextFull(se)
+	}
+	return se
 }
 
 // quiet wraps a sentinel so that %w adds it to the chain and nothing to

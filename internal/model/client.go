@@ -5,6 +5,62 @@
 // a typed error whose message says what to do; it retries what the server
 // refused for now, with backoff, and says so. Of wisp's packages it
 // imports only config and its own probe (the check doctor shares).
+//
+// # One turn
+//
+// The agent calls Client.Turn once a step:
+//
+//	res, err := client.Turn(ctx, model.Request{
+//		Messages: history, Tools: tools,
+//		OnDelta: func(d model.Delta) { … },  // DeltaText, DeltaReasoning, DeltaRetract
+//		ContextTokens: planned,              // sent to Ollama as options.num_ctx
+//	})
+//
+// res.Message is what goes into the history: the answer and the calls,
+// never the thinking. The thinking (reasoning_content / reasoning fields,
+// or <think>…</think> and <thinking>…</thinking> in the content, split
+// anywhere, or never closed) comes to OnDelta as DeltaReasoning and in
+// res.Reasoning, for the face to show folded; DeltaRetract says the text
+// given so far was thinking after all (a DeepSeek-R1 distill's orphan
+// </think>). Calls a small model wrote as text come back as calls, with
+// res.Recovered set (RecoverToolCalls says which forms): the agent runs
+// them through the same gate and marks them in the audit as recovered.
+//
+// What the turn came to, beyond the errors of errors.go, each with
+// Hints(err) (what the person may try, one line each):
+//
+//   - ErrEmptyAnswer: no answer and no call ("· the model answered nothing");
+//   - ErrLength: cut at the output limit (res holds the text so far);
+//   - *RepeatError (ErrRepeating): the model repeated a line or block of
+//     lines and the stream was stopped;
+//   - ErrContextFull: the server refused or stopped because the context
+//     is full: compact and ask again;
+//   - *ToolsUnsupportedError (ErrToolsUnsupported): the model or server
+//     takes no tools; it names the server's models that can (Ollama), or
+//     the server flag. WithToolsFallback(true) sends the turn again
+//     without tools instead, and sets res.ToolsDropped;
+//   - res.Truncated: the server read far fewer prompt tokens
+//     (res.Usage.PromptTokens) than were sent (res.SentTokens): it
+//     dropped the start of the conversation; compact, and tell the person.
+//
+// Between turns the agent feeds each answer's calls to a CallRepeats and
+// stops when it reports the same calls, same arguments, too many times in
+// a row. Before the first turn, Client.Info gives the model's context and
+// capabilities where the server says (Ollama, LM Studio), and
+// Client.ToolModels the models that can use tools (Ollama).
+//
+// # Waiting
+//
+// A server may load the model for minutes before it answers: the idle
+// timeout (WithIdleTimeout) only times silences once the server answered;
+// the first-byte timeout (WithFirstByteTimeout) bounds the wait before,
+// and also how long a server answering 503 "Loading model" is asked
+// again. WithStatusNotice reports such waits every second, for the
+// spinner (Status.Notice: "loading the model · 40s"); ctx ends them.
+//
+// Stream is the older call, kept for today's callers: it strips the
+// thinking too, but reports neither empty nor length-cut answers, reads
+// no text-form calls and stops no loops.
 package model
 
 import (
@@ -39,10 +95,15 @@ type Client struct {
 	retries   int
 	remote    bool // not on this machine: a connection error may pass
 	onRetry   func(Retry)
-	http      *http.Client
-	chat      openai.ChatCompletionService
-	models    openai.ModelService
-	ollama    *ollamaProbe
+	onStatus  func(Status)
+	firstByte time.Duration
+	waits     waits
+	// toolsFallback: Turn resends without tools when they are refused.
+	toolsFallback bool
+	http          *http.Client
+	chat          openai.ChatCompletionService
+	models        openai.ModelService
+	ollama        *ollamaProbe
 }
 
 // Option adjusts a Client.
@@ -53,6 +114,11 @@ type settings struct {
 	idle       time.Duration
 	retries    int
 	onRetry    func(Retry)
+	onStatus   func(Status)
+	firstByte  time.Duration
+	waits      waits
+	// toolsFallback: see WithToolsFallback.
+	toolsFallback bool
 }
 
 // WithHTTPClient sends requests through hc (its transport, proxies, TLS).
@@ -85,7 +151,8 @@ func New(cfg config.Model, getenv func(string) string, opts ...Option) (*Client,
 	if err != nil {
 		return nil, err
 	}
-	s := settings{idle: DefaultIdleTimeout, retries: DefaultMaxRetries}
+	s := settings{idle: DefaultIdleTimeout, retries: DefaultMaxRetries, firstByte: DefaultFirstByteTimeout,
+		waits: waits{statusEvery: statusEvery, statusAfter: statusAfter, loadingPoll: loadingPoll}}
 	for _, opt := range opts {
 		opt(&s)
 	}
@@ -95,7 +162,8 @@ func New(cfg config.Model, getenv func(string) string, opts ...Option) (*Client,
 	key := apiKey(cfg.APIKeyEnv, getenv)
 	c := &Client{name: cfg.Name, baseURL: strings.TrimSuffix(base.String(), "/"),
 		apiKeyEnv: cfg.APIKeyEnv, keySet: key != "", idle: s.idle, retries: s.retries, remote: !isLocal(base),
-		onRetry: s.onRetry, http: s.httpClient, ollama: &ollamaProbe{}}
+		onRetry: s.onRetry, onStatus: s.onStatus, firstByte: max(s.firstByte, s.idle), toolsFallback: s.toolsFallback, waits: s.waits,
+		http: s.httpClient, ollama: &ollamaProbe{}}
 	if key == "" {
 		key = placeholderKey
 	}

@@ -25,6 +25,24 @@ var (
 	// ErrStalled: the server sent nothing for the idle timeout.
 	ErrStalled = errors.New("the model server stopped sending")
 
+	// ErrEmptyAnswer: the model finished its turn with no answer text and
+	// no tool call (often after thinking only). Turn returns it; the
+	// agent says "· the model answered nothing" and Error.Hint.
+	ErrEmptyAnswer = errors.New("the model answered nothing")
+	// ErrLength: the answer stopped at the server's output limit
+	// (finish_reason "length"); the message holds what came.
+	ErrLength = errors.New("the model hit its output limit")
+	// ErrRepeating: the model repeated itself and Turn stopped the stream
+	// (a *RepeatError).
+	ErrRepeating = errors.New("the model is repeating itself")
+	// ErrContextFull: the conversation does not fit the model's context:
+	// the server refused it, or stopped because the context filled up.
+	// The agent compacts the history and asks again.
+	ErrContextFull = errors.New("the conversation does not fit the model's context")
+	// ErrToolsUnsupported: the server or model cannot take tools (a
+	// *ToolsUnsupportedError).
+	ErrToolsUnsupported = errors.New("the model cannot use tools")
+
 	// errUnreachable marks a request that failed before any response.
 	errUnreachable = errors.New("the request reached no server")
 )
@@ -35,9 +53,24 @@ type Error struct {
 	Kind  error
 	Msg   string
 	Cause error
+	// Hints are what the person may try, one line each (may be nil).
+	Hints []string
 }
 
 func (e *Error) Error() string { return e.Msg }
+
+// Hint is what the person may try, one line each.
+func (e *Error) Hint() []string { return e.Hints }
+
+// Hints returns the lines of what to try that err carries (an error with
+// a Hint method anywhere in its chain), nil if none.
+func Hints(err error) []string {
+	var h interface{ Hint() []string }
+	if errors.As(err, &h) {
+		return h.Hint()
+	}
+	return nil
+}
 
 // Unwrap exposes both the sentinel and the underlying cause to errors.Is/As.
 func (e *Error) Unwrap() []error {

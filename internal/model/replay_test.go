@@ -85,6 +85,19 @@ type expectation struct {
 	requests int
 	models   []string
 	jsons    []jsonCheck
+
+	reasoning *string
+	finish    *string
+	usage     int
+	truncated bool
+	prompt    int // bytes of earlier conversation sent before the question
+	repeats   int // the turn at which CallRepeats says the model loops
+	hints     []string
+	numCtx    int // Request.ContextTokens
+	sent      []jsonCheck
+	context   int
+	caps      []string
+	dropped   bool
 }
 
 type jsonCheck struct {
@@ -97,6 +110,9 @@ var sentinels = map[string]error{
 	"ErrServerDown": model.ErrServerDown, "ErrModelMissing": model.ErrModelMissing,
 	"ErrNoEndpoint": model.ErrNoEndpoint, "ErrUnauthorized": model.ErrUnauthorized,
 	"ErrCutOff": model.ErrCutOff, "ErrStalled": model.ErrStalled,
+	"ErrEmptyAnswer": model.ErrEmptyAnswer, "ErrLength": model.ErrLength,
+	"ErrRepeating": model.ErrRepeating, "ErrContextFull": model.ErrContextFull,
+	"ErrToolsUnsupported": model.ErrToolsUnsupported,
 }
 
 func readExpectation(c *modeltest.Case) (*expectation, error) {
@@ -122,12 +138,12 @@ func (e *expectation) set(f modeltest.Field) error {
 	case "server", "source", "shows", "now", "want":
 		// for the people who read the case
 	case "do":
-		if f.Value != "chat" && f.Value != "models" && f.Value != "fetch" {
-			return fmt.Errorf("%q is not chat, models or fetch", f.Value)
+		switch f.Value {
+		case "chat", "models", "fetch", "info", "toolmodels":
+		default:
+			return fmt.Errorf("%q is not chat, models, fetch, info or toolmodels", f.Value)
 		}
 		e.do = f.Value
-	case "turns":
-		e.turns, err = strconv.Atoi(f.Value)
 	case "model":
 		e.name = f.Value
 	case "client":
@@ -154,16 +170,40 @@ func (e *expectation) set(f modeltest.Field) error {
 			}
 		}
 		e.status = &n
-	case "requests":
-		e.requests, err = strconv.Atoi(f.Value)
 	case "models":
 		e.models = strings.Fields(f.Value)
 	case "json":
-		err = e.addJSON(f.Value)
+		e.jsons, err = addJSON(e.jsons, f.Value)
+	case "sent":
+		e.sent, err = addJSON(e.sent, f.Value)
+	case "reasoning":
+		e.reasoning, err = unquoted(f.Value)
+	case "finish":
+		e.finish = &f.Value
+	case "usage", "prompt", "repeats", "ctx", "context", "turns", "requests":
+		*e.intField(f.Key), err = strconv.Atoi(f.Value)
+	case "truncated", "toolsdropped":
+		*e.boolField(f.Key), err = strconv.ParseBool(f.Value)
+	case "hint":
+		var h *string
+		if h, err = unquoted(f.Value); err == nil {
+			e.hints = append(e.hints, *h)
+		}
+	case "capabilities":
+		e.caps = strings.Fields(f.Value)
 	default:
 		return errors.New("unknown field; see " + replayDir + "/README.md")
 	}
 	return err
+}
+
+func (e *expectation) intField(key string) *int {
+	return map[string]*int{"usage": &e.usage, "prompt": &e.prompt, "repeats": &e.repeats, "ctx": &e.numCtx,
+		"context": &e.context, "turns": &e.turns, "requests": &e.requests}[key]
+}
+
+func (e *expectation) boolField(key string) *bool {
+	return map[string]*bool{"truncated": &e.truncated, "toolsdropped": &e.dropped}[key]
 }
 
 func (e *expectation) setClient(spec string) error {
@@ -182,24 +222,31 @@ func (e *expectation) setClient(spec string) error {
 				return err
 			}
 			e.opts = append(e.opts, model.WithMaxRetries(n))
+		case "loadpoll":
+			d, err := time.ParseDuration(v)
+			if err != nil {
+				return err
+			}
+			e.opts = append(e.opts, model.WithWaits(time.Hour, time.Hour, d))
+		case "toolsfallback":
+			e.opts = append(e.opts, model.WithToolsFallback(v == "yes"))
 		default:
-			return fmt.Errorf("%q: want idle=DURATION or retries=N", kv)
+			return fmt.Errorf("%q: want idle=DURATION, retries=N, loadpoll=DURATION or toolsfallback=yes", kv)
 		}
 	}
 	return nil
 }
 
-func (e *expectation) addJSON(spec string) error {
+func addJSON(checks []jsonCheck, spec string) ([]jsonCheck, error) {
 	path, value, ok := strings.Cut(spec, " = ")
 	if !ok {
-		return fmt.Errorf("%q is not \"PATH = JSON\"", spec)
+		return checks, fmt.Errorf("%q is not \"PATH = JSON\"", spec)
 	}
 	var v any
 	if err := json.Unmarshal([]byte(value), &v); err != nil {
-		return fmt.Errorf("the value %s: %w", value, err)
+		return checks, fmt.Errorf("the value %s: %w", value, err)
 	}
-	e.jsons = append(e.jsons, jsonCheck{path: strings.Split(path, "/"), value: v})
-	return nil
+	return append(checks, jsonCheck{path: strings.Split(path, "/"), value: v}), nil
 }
 
 func unquoted(s string) (*string, error) {
@@ -210,15 +257,18 @@ func unquoted(s string) (*string, error) {
 // outcome is what the client did with a case.
 type outcome struct {
 	turns  []turn
+	info   model.ModelInfo
 	models []string
 	body   []byte // what do: fetch got
 	err    error  // of do: models or do: fetch
 }
 
 type turn struct {
-	msg      model.Message
-	streamed string // the text onText was given
-	err      error
+	msg       model.Message
+	res       model.Result
+	streamed  string // the answer text OnDelta was given, less what it retracted
+	reasoning string // the thinking OnDelta was given
+	err       error
 }
 
 func (o outcome) String() string {
@@ -256,6 +306,10 @@ func (e *expectation) run(t *testing.T, c *modeltest.Case, srv *modeltest.Replay
 	switch e.do {
 	case "models":
 		o.models, o.err = client.Models(t.Context())
+	case "toolmodels":
+		o.models, o.err = client.ToolModels(t.Context())
+	case "info":
+		o.info, o.err = client.Info(t.Context())
 	case "fetch":
 		// The bytes are the replay's business, not the client's: a
 		// difference fails every case, handled or not.
@@ -272,12 +326,31 @@ func (e *expectation) run(t *testing.T, c *modeltest.Case, srv *modeltest.Replay
 // the agent would, and stops at an answer without calls or an error.
 func (e *expectation) converse(t *testing.T, c *model.Client) []turn {
 	msgs := ask("List the files in this project.")
+	if e.prompt > 0 {
+		earlier := []model.Message{{Role: model.RoleUser, Content: strings.Repeat("Tell me more. ", e.prompt/14)},
+			{Role: model.RoleAssistant, Content: "Here is more."}}
+		msgs = append(earlier, msgs...)
+	}
 	var turns []turn
 	for range e.turns {
 		tr := returnsSoon(t, func() turn {
-			var streamed strings.Builder
-			msg, err := c.Stream(t.Context(), msgs, replayTools, func(s string) { streamed.WriteString(s) })
-			return turn{msg: msg, streamed: streamed.String(), err: err}
+			var streamed, reasoning strings.Builder
+			res, err := c.Turn(t.Context(), model.Request{Messages: msgs, Tools: replayTools, ContextTokens: e.numCtx,
+				OnDelta: func(d model.Delta) {
+					switch d.Kind {
+					case model.DeltaText:
+						streamed.WriteString(d.Text)
+					case model.DeltaReasoning:
+						reasoning.WriteString(d.Text)
+					case model.DeltaRetract:
+						if d.Text != streamed.String() {
+							t.Errorf("retracted %q, but the text given was %q", d.Text, streamed.String())
+						}
+						streamed.Reset()
+						reasoning.WriteString(d.Text)
+					}
+				}})
+			return turn{msg: res.Message, res: res, streamed: streamed.String(), reasoning: reasoning.String(), err: err}
 		})
 		turns = append(turns, tr)
 		if tr.err != nil || len(tr.msg.ToolCalls) == 0 {
@@ -365,8 +438,17 @@ func (e *expectation) check(t *testing.T, srv *modeltest.ReplayServer, o outcome
 		if o.err != nil || !reflect.DeepEqual(o.models, e.models) {
 			t.Errorf("Models() = %q, %v; want %q", o.models, o.err, e.models)
 		}
+	case "toolmodels":
+		if o.err != nil || !reflect.DeepEqual(o.models, e.models) {
+			t.Errorf("ToolModels() = %q, %v; want %q", o.models, o.err, e.models)
+		}
+	case "info":
+		if o.err != nil || o.info.ContextLength != e.context || !reflect.DeepEqual(o.info.Capabilities, e.caps) {
+			t.Errorf("Info() = %+v, %v; want context %d, capabilities %q", o.info, o.err, e.context, e.caps)
+		}
 	case "chat":
 		e.checkTurns(t, srv, o.turns)
+		e.checkSent(t, srv)
 	}
 	if left := srv.Remaining(); left != 0 {
 		t.Errorf("%d recorded responses were never asked for", left)
@@ -388,10 +470,84 @@ func (e *expectation) checkTurns(t *testing.T, srv *modeltest.ReplayServer, turn
 	if !reflect.DeepEqual(last.msg.ToolCalls, e.calls) {
 		t.Errorf("calls =\n%+v\nwant\n%+v", last.msg.ToolCalls, e.calls)
 	}
+	e.checkResult(t, turns)
 	e.checkErr(t, srv, last.err)
 	if e.requests != 0 {
 		if n := chatRequests(srv); n != e.requests {
 			t.Errorf("the client sent %d requests, want %d", n, e.requests)
+		}
+	}
+}
+
+// checkResult holds the turns to what a case says of the thinking, the
+// finish, the usage and a repeated call.
+func (e *expectation) checkResult(t *testing.T, turns []turn) {
+	t.Helper()
+	last := turns[len(turns)-1]
+	if strings.Contains(last.msg.Content, "<think") || strings.Contains(last.msg.Content, "</think>") {
+		t.Errorf("the message for the history holds thinking: %q", last.msg.Content)
+	}
+	if want := ""; e.reasoning != nil {
+		want = *e.reasoning
+		if last.res.Reasoning != want || last.reasoning != want {
+			t.Errorf("reasoning = %q, OnDelta gave %q\nwant %q", last.res.Reasoning, last.reasoning, want)
+		}
+	}
+	if recovered := len(e.calls) > 0 && strings.HasPrefix(e.calls[0].ID, "text_call_"); last.res.Recovered != recovered {
+		t.Errorf("Recovered %v, want %v", last.res.Recovered, recovered)
+	}
+	if last.res.ToolsDropped != e.dropped {
+		t.Errorf("ToolsDropped %v, want %v", last.res.ToolsDropped, e.dropped)
+	}
+	if e.finish != nil && last.res.FinishReason != *e.finish {
+		t.Errorf("finish reason %q, want %q", last.res.FinishReason, *e.finish)
+	}
+	if last.res.Usage.PromptTokens != e.usage {
+		t.Errorf("usage.prompt_tokens %d, want %d", last.res.Usage.PromptTokens, e.usage)
+	}
+	if (last.res.Truncated != nil) != e.truncated {
+		t.Errorf("truncated %+v (sent about %d tokens), want %v", last.res.Truncated, last.res.SentTokens, e.truncated)
+	}
+	if e.repeats > 0 {
+		var r model.CallRepeats
+		at := 0
+		for i, tr := range turns {
+			if _, loop := r.Observe(tr.msg.ToolCalls); loop && at == 0 {
+				at = i + 1
+			}
+		}
+		if at != e.repeats {
+			t.Errorf("CallRepeats said the model loops at turn %d, want %d", at, e.repeats)
+		}
+	}
+	hints := strings.Join(model.Hints(last.err), "\n")
+	for _, h := range e.hints {
+		if !strings.Contains(hints, h) {
+			t.Errorf("hints %q\nwant one saying %q", hints, h)
+		}
+	}
+}
+
+// checkSent holds the last chat request to the case's sent: fields.
+func (e *expectation) checkSent(t *testing.T, srv *modeltest.ReplayServer) {
+	t.Helper()
+	var body []byte
+	for _, r := range srv.Requests() {
+		if r.Method == http.MethodPost && r.Path == "/v1/chat/completions" {
+			body = r.Body
+		}
+	}
+	var doc any
+	if len(e.sent) > 0 && json.Unmarshal(body, &doc) != nil {
+		t.Fatalf("the chat request is not JSON: %q", body)
+	}
+	for _, ch := range e.sent {
+		got, err := lookup(doc, ch.path)
+		if err != nil && ch.value == nil && strings.HasPrefix(err.Error(), "no key") {
+			continue // null stands for left out
+		}
+		if err != nil || !reflect.DeepEqual(got, ch.value) {
+			t.Errorf("sent %s = %v (%v), want %v", strings.Join(ch.path, "/"), got, err, ch.value)
 		}
 	}
 }

@@ -45,8 +45,8 @@ func WithRetryNotice(report func(Retry)) Option {
 // retryable reports whether err is the server's "not now", and what wait
 // it asked for (0: none said).
 func (c *Client) retryable(err error) (bool, time.Duration) {
-	var se *ServerError
-	if !errors.As(err, &se) || se.Status == 0 {
+	se, ok := asServerError(err)
+	if !ok || se.Status == 0 {
 		return c.remote && errors.Is(err, errUnreachable), 0
 	}
 	switch {
@@ -83,24 +83,53 @@ func parseRetryAfter(h string, now time.Time) time.Duration {
 
 // withRetries runs try until it succeeds, fails for good, or the retries
 // are spent; a try that already passed text on (started) is never
-// retried, since the person has seen it.
-func (c *Client) withRetries(ctx context.Context, try func() (Message, bool, error)) (Message, error) {
-	for attempt := 1; ; attempt++ {
-		msg, started, err := try()
+// retried, since the person has seen it. A server that says it is
+// loading the model is asked again every loadingPoll for as long as it
+// says so, up to the first-byte timeout, without spending retries; waited
+// is the last Status of that wait.
+func (c *Client) withRetries(ctx context.Context, start time.Time, waited *Status,
+	try func() (Result, bool, error)) (Result, error) {
+	for attempt := 1; ; {
+		res, started, err := try()
+		if err != nil && !started && isLoading(err) && time.Since(start) < c.firstByte {
+			*waited = Status{Loading: true, Elapsed: time.Since(start)}
+			if c.onStatus != nil {
+				c.onStatus(*waited)
+			}
+			if !sleep(ctx, c.waits.loadingPoll) {
+				return res, cancelled(ctx)
+			}
+			continue
+		}
 		ok, asked := c.retryable(err)
 		if err == nil || started || !ok || attempt > c.retries || asked > maxRetryAfter {
-			return msg, err
+			return res, err
 		}
 		wait := backoff(attempt, asked)
 		if c.onRetry != nil {
 			c.onRetry(Retry{Attempt: attempt, Max: c.retries, Wait: wait, Err: err})
 		}
-		t := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return msg, cancelled(ctx)
-		case <-t.C:
+		if !sleep(ctx, wait) {
+			return res, cancelled(ctx)
 		}
+		attempt++
 	}
+}
+
+// sleep waits d, or less if ctx ends first (then false).
+func sleep(ctx context.Context, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+func asServerError(err error) (*ServerError, bool) {
+	var se *ServerError
+	ok := errors.As(err, &se)
+	return se, ok
 }

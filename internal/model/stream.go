@@ -1,7 +1,9 @@
 package model
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -23,89 +25,250 @@ var errIdle = errors.New("idle timeout")
 // malformed, the message is complete and the error is one *ToolCallError per
 // bad call (see ToolCallErrors), to hand back to the model as tool results.
 // A Client may stream several conversations at once.
+//
+// Stream is Turn without its new checks: thinking is kept out of the text
+// and the message, but an empty or length-cut answer is no error, calls
+// written as text stay text and loops are not stopped. New callers use Turn.
 func (c *Client) Stream(ctx context.Context, msgs []Message, tools []Tool, onText func(string)) (Message, error) {
-	params, err := c.params(msgs, tools)
-	if err != nil {
-		return Message{}, err
+	req := Request{Messages: msgs, Tools: tools}
+	if onText != nil {
+		req.OnDelta = func(d Delta) {
+			if d.Kind == DeltaText {
+				onText(d.Text)
+			}
+		}
 	}
-	msg, err := c.withRetries(ctx, func() (Message, bool, error) { return c.streamOnce(ctx, params, onText) })
-	var missing *Error
-	if errors.As(err, &missing) && missing.Kind == ErrModelMissing && ctx.Err() == nil {
-		err = c.missing(ctx, missing.Cause)
-	}
-	return msg, err
+	res, err := c.turn(ctx, req, turnChecks{})
+	return res.Message, err
 }
 
 // streamOnce is one request; started once any of the answer arrived.
-func (c *Client) streamOnce(ctx context.Context, params openai.ChatCompletionNewParams, onText func(string)) (Message, bool, error) {
+func (c *Client) streamOnce(ctx context.Context, start time.Time, params openai.ChatCompletionNewParams, req Request, checks turnChecks) (Result, bool, error) {
 	reqCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	watchdog := time.AfterFunc(c.idle, func() { cancel(errIdle) })
+	// Until it answers the server may be loading the model, which takes
+	// minutes (Ollama sends nothing, not even its headers, until the model
+	// is loaded): the first-byte timeout bounds that, the idle timeout only
+	// the silences after.
+	var headers atomic.Bool
+	watchdog := time.AfterFunc(c.firstByte, func() {
+		if headers.Load() {
+			cancel(errIdle)
+		} else {
+			cancel(errFirstByte)
+		}
+	})
 	defer watchdog.Stop()
+	stopWaiting := c.reportWaiting(reqCtx, start)
+	defer stopWaiting()
 
 	var answered atomic.Bool
-	stream := c.chat.NewStreaming(reqCtx, params, option.WithMiddleware(c.statusMiddleware(&answered)))
+	var done doneWatch
+	stream := c.chat.NewStreaming(reqCtx, params,
+		option.WithMiddleware(c.statusMiddleware(&answered)), option.WithMiddleware(done.middleware))
 	defer stream.Close()
-	var acc answer
+	// The server answered: from here on, silences are timed by idle.
+	stopWaiting()
+	headers.Store(true)
+	watchdog.Reset(c.idle)
+	acc := newAnswer(req, checks)
 	for stream.Next() {
-		// The watchdog times the server, not onText (a slow terminal).
+		// The watchdog times the server, not OnDelta (a slow terminal).
 		watchdog.Stop()
-		acc.add(stream.Current(), onText)
+		if acc.add(stream.Current()) {
+			break // a loop: stop the stream
+		}
 		watchdog.Reset(c.idle)
 	}
-	msg := acc.message()
-	started := len(acc.text) > 0 || len(msg.ToolCalls) > 0
-	if err := stream.Err(); err != nil && !acc.finished {
-		return msg, started, c.classify(ctx, reqCtx, err, answered.Load())
+	watchdog.Stop()
+	if acc.loop != nil {
+		return acc.result(), true, acc.loop
 	}
-	if !acc.finished {
-		return msg, started, c.cutOff(nil)
+	acc.end()
+	res := acc.result()
+	started := acc.started()
+	err := stream.Err()
+	switch {
+	case err != nil && !acc.finished:
+		return res, started, c.classify(ctx, reqCtx, err, answered.Load())
+	case !acc.finished && !done.seen():
+		return res, started, c.cutOff(nil)
 	}
-	return msg, started, checkToolCalls(msg.ToolCalls)
+	return res, started, checkToolCalls(res.Message.ToolCalls)
 }
 
-func (c *Client) params(msgs []Message, tools []Tool) (openai.ChatCompletionNewParams, error) {
-	wire, err := toParams(msgs)
+// errFirstByte is the cancel cause when the server sent nothing within the
+// first-byte timeout.
+var errFirstByte = errors.New("first-byte timeout")
+
+func (c *Client) params(ctx context.Context, req Request) (openai.ChatCompletionNewParams, error) {
+	wire, err := toParams(req.Messages)
 	if err != nil {
 		return openai.ChatCompletionNewParams{}, err
 	}
-	p := openai.ChatCompletionNewParams{Model: c.name, Messages: wire}
-	if len(tools) > 0 {
-		p.Tools = toToolParams(tools)
+	p := openai.ChatCompletionNewParams{Model: c.name, Messages: wire,
+		// The usage chunk tells the prompt tokens the server read.
+		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}}
+	if len(req.Tools) > 0 {
+		p.Tools = toToolParams(req.Tools)
+	}
+	if req.ContextTokens > 0 && c.IsOllama(ctx) {
+		// Ollama's OpenAI-compatible endpoint reads its native options.
+		p.SetExtraFields(map[string]any{"options": map[string]any{"num_ctx": req.ContextTokens}})
 	}
 	return p, nil
 }
 
 // answer accumulates the chunks of one streamed answer.
 type answer struct {
-	text     []byte
-	calls    toolCallAssembler
-	finished bool // a finish_reason arrived: the answer is whole
+	req       Request
+	text      []byte
+	reasoning []byte
+	calls     toolCallAssembler
+	think     thinkSplitter
+	finished  bool   // a finish_reason arrived: the answer is whole
+	finish    string // the finish_reason
+	usage     Usage
+
+	// Text that may be a call written as text is held until the end.
+	textCalls bool
+	holding   bool
+	held      []byte
+
+	recovered []ToolCall // calls RecoverToolCalls found in the text
+
+	repeats          bool
+	textLoop, thLoop RepeatDetector
+	loop             *RepeatError
 }
 
-func (a *answer) add(chunk openai.ChatCompletionChunk, onText func(string)) {
+func newAnswer(req Request, checks turnChecks) *answer {
+	a := &answer{req: req, textCalls: checks.textCalls && len(req.Tools) > 0, repeats: checks.repeats}
+	a.holding = a.textCalls
+	a.think.out = a.out
+	return a
+}
+
+// add takes one chunk; it reports true when the model is looping and the
+// stream should stop.
+func (a *answer) add(chunk openai.ChatCompletionChunk) bool {
+	if chunk.Usage.PromptTokens > 0 || chunk.Usage.CompletionTokens > 0 {
+		a.usage = Usage{PromptTokens: int(chunk.Usage.PromptTokens), CompletionTokens: int(chunk.Usage.CompletionTokens)}
+	}
 	// The usage chunk and some servers' keep-alive chunks carry no choices.
 	for _, choice := range chunk.Choices {
 		if choice.Index != 0 {
 			continue
 		}
+		if r := reasoningOf(choice.Delta); r != "" {
+			a.out(DeltaReasoning, r)
+		}
 		if d := choice.Delta.Content; d != "" {
-			a.text = append(a.text, d...)
-			if onText != nil {
-				onText(d)
-			}
+			a.think.feed(d)
 		}
 		for _, tc := range choice.Delta.ToolCalls {
 			a.calls.add(tc)
 		}
 		if choice.FinishReason != "" {
 			a.finished = true
+			a.finish = choice.FinishReason
 		}
+	}
+	return a.loop != nil
+}
+
+// out takes one piece of answer or thinking from the splitter.
+func (a *answer) out(kind DeltaKind, s string) {
+	switch kind {
+	case DeltaRetract:
+		// The text held back (the end of a.text) was never shown.
+		s = string(a.text[:len(a.text)-len(a.held)])
+		a.reasoning = append(a.reasoning, a.text...)
+		a.text, a.held = a.text[:0], a.held[:0]
+		a.holding = a.textCalls
+	case DeltaReasoning:
+		a.reasoning = append(a.reasoning, s...)
+		if a.repeats && a.loop == nil && a.thLoop.Feed(s) {
+			a.stop(&a.thLoop, true)
+		}
+	case DeltaText:
+		a.text = append(a.text, s...)
+		if a.repeats && a.loop == nil && a.textLoop.Feed(s) {
+			a.stop(&a.textLoop, false)
+		}
+		if a.holding {
+			a.held = append(a.held, s...)
+			if mayBeTextCall(string(bytes.TrimLeft(a.held, " \t\r\n"))) {
+				return
+			}
+			s, a.held, a.holding = string(a.held), nil, false
+		}
+	}
+	if a.req.OnDelta != nil && s != "" {
+		a.req.OnDelta(Delta{Kind: kind, Text: s})
 	}
 }
 
-func (a *answer) message() Message {
-	return Message{Role: RoleAssistant, Content: string(a.text), ToolCalls: a.calls.calls()}
+func (a *answer) stop(r *RepeatDetector, reasoning bool) {
+	line, period, times, _ := r.Looping()
+	a.loop = &RepeatError{Line: line, Period: period, Times: times, Reasoning: reasoning}
+}
+
+// end finishes a whole answer: what the splitter held back, and the text
+// that was held in case it was a call.
+func (a *answer) end() {
+	a.think.flush()
+	if len(a.held) == 0 {
+		return
+	}
+	if a.calls.empty() {
+		if calls := RecoverToolCalls(string(a.text), a.req.Tools); calls != nil {
+			a.recovered = calls
+			a.text, a.held = nil, nil
+			return
+		}
+	}
+	held := string(a.held)
+	a.held, a.holding = nil, false
+	if a.req.OnDelta != nil {
+		a.req.OnDelta(Delta{Kind: DeltaText, Text: held})
+	}
+}
+
+func (a *answer) started() bool {
+	return len(a.text) > 0 || len(a.reasoning) > 0 || !a.calls.empty()
+}
+
+func (a *answer) result() Result {
+	msg := Message{Role: RoleAssistant, Content: string(a.text), ToolCalls: a.calls.calls()}
+	if a.recovered != nil {
+		msg.ToolCalls = a.recovered
+	}
+	return Result{Message: msg, Reasoning: string(a.reasoning), FinishReason: a.finish, Usage: a.usage,
+		Recovered: a.recovered != nil}
+}
+
+// reasoningOf is the thinking a delta carries in the field servers use
+// for it: reasoning_content (llama.cpp, vLLM, LM Studio, DeepSeek) or
+// reasoning (Ollama, newer vLLM); a delta that has both says the same in
+// each.
+func reasoningOf(d openai.ChatCompletionChunkChoiceDelta) string {
+	if len(d.JSON.ExtraFields) == 0 {
+		return ""
+	}
+	for _, key := range [...]string{"reasoning_content", "reasoning"} {
+		// An extra field is never Valid() in the SDK's sense; its Raw is
+		// the JSON as sent.
+		f, ok := d.JSON.ExtraFields[key]
+		if !ok {
+			continue
+		}
+		var s string
+		if raw := f.Raw(); raw != "null" && json.Unmarshal([]byte(raw), &s) == nil && s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 // statusMiddleware turns an HTTP error response into a typed error before

@@ -88,3 +88,5 @@ func toolCallProblem(tc ToolCall) string {
 	}
 	return ""
 }
+
+func (a *toolCallAssembler) empty() bool { return len(a.order) == 0 }

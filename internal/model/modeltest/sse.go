@@ -30,6 +30,7 @@ type chunkChoice struct {
 type delta struct {
 	Role      string          `json:"role,omitempty"`
 	Content   *string         `json:"content,omitempty"`
+	Reasoning string          `json:"reasoning_content,omitempty"`
 	ToolCalls []deltaToolCall `json:"tool_calls,omitempty"`
 }
 
@@ -82,6 +83,9 @@ func (s *sseWriter) delta(d delta, finish *string) {
 func (s *sseWriter) pieces(t Turn) {
 	empty := ""
 	s.delta(delta{Role: "assistant", Content: &empty}, nil)
+	for _, r := range t.Reasoning {
+		s.delta(delta{Reasoning: r}, nil)
+	}
 	for _, text := range t.Text {
 		s.delta(delta{Content: &text}, nil)
 	}

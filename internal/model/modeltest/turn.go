@@ -9,6 +9,10 @@ import (
 // Turn scripts the server's answer to one chat completions request. The zero
 // Turn answers with an empty message and finish_reason "stop".
 type Turn struct {
+	// Reasoning is the model's thinking, sent before the text as
+	// reasoning_content deltas (llama.cpp's, vLLM's and LM Studio's
+	// field), one per element. Thinking in <think> tags goes in Text.
+	Reasoning []string `json:"reasoning,omitempty"`
 	// Text is the assistant's text, one content delta per element.
 	Text []string `json:"text,omitempty"`
 	// ToolCalls follow the text, each streamed as its own pieces.
