@@ -32,8 +32,10 @@ test-macos-sandbox: macos-needs-mac
 test-macos-refusals: macos-needs-mac
 	WISP_REQUIRE_KERNEL=1 $(MAC_TEST) -v -run 'TestCaptureCorpusMacOS|TestCorpus' ./sandbox/refusal
 
-# The notifier's unit tests (cgo, the real UNUserNotificationCenter glue)
-# and wisp-bar's, built for macOS.
+# The notifier's unit tests (cgo, the real UNUserNotificationCenter glue:
+# the bundle check, and inside a bundle the test makes of itself, signed ad
+# hoc, the categories, the authorization read back, a post's outcome) and
+# wisp-bar's, built for macOS. codesign comes with the Command Line Tools.
 test-macos-notifier: macos-needs-mac
 	CGO_ENABLED=1 $(MAC_TEST) -v ./internal/darwin/... ./cmd/wisp-bar/...
 

@@ -20,8 +20,9 @@ const treeEnv = "WISP_TEST_BUILT_TREE"
 
 // make install as a person, PREFIX a folder of theirs, writes the binaries,
 // the completions and wisp-bar's autostart entry there and in their
-// XDG_CONFIG_HOME, runs from there, and make uninstall removes every file
-// and folder it made: nothing is left.
+// XDG_CONFIG_HOME, says the line that puts its bin on PATH, runs from
+// there, and make uninstall removes every file and folder it made: nothing
+// is left.
 func TestMakeInstallLeavesNothingBehind(t *testing.T) {
 	if restricting, _ := os.ReadFile("/proc/sys/kernel/apparmor_restrict_unprivileged_userns"); os.Geteuid() == 0 && strings.TrimSpace(string(restricting)) == "1" {
 		t.Skip("root's make install would load a profile into this machine's AppArmor; TestMakeInstallAsRootLoadsTheProfile covers it without")
@@ -30,6 +31,7 @@ func TestMakeInstallLeavesNothingBehind(t *testing.T) {
 	dir := t.TempDir()
 	prefix, config := filepath.Join(dir, "local"), filepath.Join(dir, "config")
 	out := runMake(t, tree, dir, "install", "PREFIX="+prefix)
+	checkProfileLine(t, out, prefix)
 	want := []string{"bin/wisp", "share/bash-completion/completions/wisp", "share/zsh/site-functions/_wisp",
 		"share/fish/vendor_completions.d/wisp.fish", "share/wisp/apparmor.d/wisp"}
 	for _, bin := range binaries(t, tree) {
@@ -81,13 +83,14 @@ func TestMakeInstallWritesNothingWithoutTheBinaries(t *testing.T) {
 	}
 }
 
-// Root reads and writes every folder: the same two as the unprivileged
-// test user, in the copy root built for them.
+// Root reads and writes every folder: the same as the unprivileged test
+// user (a newcomer's account), in the copy root built for them.
 func TestMakeInstallAsAPerson(t *testing.T) {
 	r := testenv.NewRerun(t)
 	tree := builtTree(t)
-	r.Run(t, "^TestMakeInstall(LeavesNothingBehind|WritesNothingWithoutTheBinaries)$", []string{treeEnv + "=" + tree},
-		"TestMakeInstallLeavesNothingBehind", "TestMakeInstallWritesNothingWithoutTheBinaries")
+	r.Run(t, "^(TestMakeInstall(LeavesNothingBehind|WritesNothingWithoutTheBinaries)|TestReadmeFirstCommandOnAFreshDebianAccount)$",
+		[]string{treeEnv + "=" + tree},
+		"TestMakeInstallLeavesNothingBehind", "TestMakeInstallWritesNothingWithoutTheBinaries", "TestReadmeFirstCommandOnAFreshDebianAccount")
 }
 
 var (

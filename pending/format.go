@@ -12,9 +12,25 @@ import (
 // writes and reads. A file of any other version is refused.
 const Version = 1
 
-// OutsideReason is the first reason of every outside-sandbox request (ADR
-// 0064, item 4): the person reads it before answering.
-const OutsideReason = "runs OUTSIDE the sandbox: it may write anywhere you can, ~/.wisp included; this one run only"
+// The words every face says of a run OUTSIDE the sandbox, declared once
+// here, the lowest package that carries them, and shown by the terminal,
+// wisp tui, wisp-bar and the MCP form alike (docs/decisions.md, D19).
+const (
+	// OutsideAsk is the question's title, after the face's own mark:
+	// "⚠ approve OUTSIDE the sandbox" in a terminal, "wisp: approve
+	// OUTSIDE the sandbox" on a banner.
+	OutsideAsk = "approve OUTSIDE the sandbox"
+	// OutsideMark prefixes such a request's command in a list of
+	// requests (wisp-bar's menu, `wisp approvals pending`, /approvals).
+	OutsideMark = "OUTSIDE THE SANDBOX: "
+	// OutsideAsks marks a model's call that asks to run outside.
+	OutsideAsks = "asks to run OUTSIDE the sandbox"
+	// OutsideRuns says what such a run may do.
+	OutsideRuns = "runs OUTSIDE the sandbox: it may write anywhere you can"
+	// OutsideReason is the first reason of every outside-sandbox request:
+	// the person reads it before answering.
+	OutsideReason = OutsideRuns + ", ~/.wisp included; this one run only"
+)
 
 // Kinds of request.
 const (

@@ -19,6 +19,12 @@
 set -eu
 
 PREFIX=${PREFIX:?install.sh needs PREFIX}
+# PREFIX=~/.local reaches here unexpanded from a shell that expands a tilde
+# only at a word's start (dash, zsh): it means the home, not a folder "~".
+case $PREFIX in
+"~") PREFIX=$HOME ;;
+"~/"*) PREFIX=$HOME/${PREFIX#"~/"} ;;
+esac
 DESTDIR=${DESTDIR:-}
 AUTOSTART_DIR=${AUTOSTART_DIR:-}
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -146,6 +152,36 @@ do_install() {
 	write_record # before the profile is loaded: should that fail, uninstall still finds the rest
 	install_apparmor
 	write_record
+	[ -n "$DESTDIR" ] || say_path
+}
+
+# on_path DIR: whether DIR is one of PATH's folders.
+on_path() {
+	case ":$PATH:" in
+	*":$1:"* | *":$1/:"*) return 0 ;;
+	esac
+	return 1
+}
+
+# say_path: where PREFIX/bin is not on PATH, `wisp` alone is "command not
+# found"; say how to run it now and how to make it found from the next login.
+# Debian's ~/.profile adds ~/.local/bin only if it existed at login, so a
+# first install there needs a new login, not a new line.
+say_path() {
+	bindir=$PREFIX/bin
+	on_path "$bindir" && return 0
+	shown=$bindir
+	case $bindir in "$HOME"/*) shown="\$HOME/${bindir#"$HOME"/}" ;; esac
+	echo
+	echo "$bindir is not on your PATH, so the command wisp is not found yet."
+	echo "Run it by its path now:  $bindir/wisp chat"
+	if [ -f "$HOME/.profile" ] && grep -qF -e "$shown" -e "$bindir" "$HOME/.profile" 2>/dev/null; then
+		echo "Your ~/.profile adds $bindir to PATH when it exists at login: it does now, so log in again, or run  . ~/.profile  in this shell."
+		return 0
+	fi
+	echo "To find it by name, add this line to ~/.profile:"
+	echo "    export PATH=\"$shown:\$PATH\""
+	echo "then log in again, or run  . ~/.profile  in this shell."
 }
 
 write_record() {
@@ -154,7 +190,8 @@ write_record() {
 	chmod 0644 "$DESTDIR$manifest"
 }
 
-# remove_file PATH: the AppArmor profile is unloaded before it goes.
+# remove_file PATH: the AppArmor profile is unloaded before it goes. It
+# says what it removed, and what was gone already.
 remove_file() {
 	if [ "$1" = "$apparmor_profile" ]; then
 		if [ "$(id -u)" != 0 ]; then
@@ -164,14 +201,43 @@ remove_file() {
 		sh "$apparmor_sh" unload
 		return
 	fi
-	rm -f "$DESTDIR$1"
+	if [ -e "$DESTDIR$1" ] || [ -L "$DESTDIR$1" ]; then
+		rm -f "$DESTDIR$1"
+		echo "removed $1"
+	else
+		echo "not found (removed already?): $1"
+	fi
+}
+
+# stop_bar: a wisp-bar still running from PREFIX/bin would keep its icon
+# and banners on screen with nothing behind them; SIGTERM makes it withdraw
+# them and end. Only that binary's processes, found by what they run.
+stop_bar() {
+	[ -z "$DESTDIR" ] && [ -d /proc ] || return 0
+	for exe in /proc/[0-9]*/exe; do
+		target=$(readlink "$exe" 2>/dev/null) || continue
+		[ "$target" = "$PREFIX/bin/wisp-bar" ] || [ "$target" = "$PREFIX/bin/wisp-bar (deleted)" ] || continue
+		pid=${exe#/proc/}
+		pid=${pid%/exe}
+		kill -TERM "$pid" 2>/dev/null && echo "stopped wisp-bar (pid $pid)"
+	done
+}
+
+# say_home: uninstall never touches wisp's home, which holds the person's
+# configuration, conversations, approvals and audit log.
+say_home() {
+	home=${WISP_HOME:-$HOME/.wisp}
+	[ -d "$home" ] || return 0
+	echo "kept $home (your configuration, conversations, approvals and audit log): to remove it too, rm -rf $home"
 }
 
 # do_uninstall: the recorded files, then the recorded folders deepest
 # first, each only once it is empty.
 do_uninstall() {
+	stop_bar
 	if [ ! -f "$DESTDIR$manifest" ]; then
 		uninstall_unrecorded "$@"
+		say_home
 		return
 	fi
 	dirs=$(awk '/^d /{d[n++] = substr($0, 3)} END{for (i = n - 1; i >= 0; i--) print d[i]}' "$DESTDIR$manifest")
@@ -188,21 +254,34 @@ do_uninstall() {
 		rmdir "$DESTDIR$d" 2>/dev/null || echo "kept $d: it holds files make install did not write"
 	done
 	echo "removed what make install wrote for $PREFIX"
+	say_home
 }
 
 # uninstall_unrecorded NAME...: an install from before the record wrote
-# only the binaries and wisp-bar's autostart entry.
+# only the binaries and wisp-bar's autostart entry. Where there is neither,
+# the PREFIX is likely not the one wisp was installed with: say so, and
+# where the wisp on PATH is.
 uninstall_unrecorded() {
+	found=
 	for name in "$@"; do
 		if [ -f "$DESTDIR$PREFIX/bin/$name" ]; then
 			rm -f "$DESTDIR$PREFIX/bin/$name"
 			echo "removed $PREFIX/bin/$name"
+			found=1
 		fi
 	done
 	entry=$AUTOSTART_DIR/wisp-bar.desktop
 	if [ -n "$AUTOSTART_DIR" ] && grep -qx "Exec=$PREFIX/bin/wisp-bar" "$entry" 2>/dev/null; then
 		rm -f "$entry"
 		echo "removed $entry"
+		found=1
+	fi
+	[ -z "$found" ] || return 0
+	echo "nothing to remove: no record of an install in $PREFIX ($manifest), and no wisp in $PREFIX/bin"
+	if installed=$(command -v wisp 2>/dev/null) && [ "$installed" != "$PREFIX/bin/wisp" ]; then
+		echo "the wisp on your PATH is $installed: to remove that one, make uninstall PREFIX=$(dirname "$(dirname "$installed")")"
+	else
+		echo "if wisp was installed with another PREFIX, run make uninstall PREFIX=that-prefix"
 	fi
 }
 

@@ -358,7 +358,7 @@ func TestChatCtrlCStopsACommandAndTheModel(t *testing.T) {
 	if strings.Contains(c.screen(), "finished") {
 		t.Error("the command went on after Ctrl-C")
 	}
-	if pids := processesWith("sleep 31.5"); len(pids) > 0 {
+	if pids := processesWith(t, "sleep 31.5"); len(pids) > 0 {
 		t.Errorf("the command's processes outlived Ctrl-C: %v", pids)
 	}
 	c.typeLine("think")
@@ -379,7 +379,7 @@ func TestChatCtrlCStopsACommandAndTheModel(t *testing.T) {
 	c.key(0x03)
 	c.expect("· stopped: the command and its processes were ended")
 	c.expect("› ")
-	if pids := processesWith("sleep 32.5"); len(pids) > 0 {
+	if pids := processesWith(t, "sleep 32.5"); len(pids) > 0 {
 		t.Errorf("the model's command outlived Ctrl-C: %v", pids)
 	}
 	c.key(0x03) // at an empty prompt: it says how to leave
@@ -432,14 +432,15 @@ func TestChatWithoutAModelStillRunsTypedCommands(t *testing.T) {
 	}
 }
 
-// processesWith lists the live processes whose command line holds s,
-// giving ended ones a few seconds to be reaped first: a killed process
-// lingers until its parent waits for it.
-func processesWith(s string) []string {
-	found := processesNow(s)
+// processesWith lists the running processes whose command line holds s
+// (testenv: /proc on Linux, ps on a Mac), giving ended ones a few seconds
+// to be reaped first: a killed process lingers until its parent waits.
+func processesWith(t *testing.T, s string) []testenv.Process {
+	t.Helper()
+	found := testenv.ProcessesWith(t, s)
 	for i := 0; i < 100 && len(found) > 0; i++ {
 		time.Sleep(50 * time.Millisecond)
-		found = processesNow(s)
+		found = testenv.ProcessesWith(t, s)
 	}
 	return found
 }
@@ -449,27 +450,13 @@ func processesWith(s string) []string {
 func waitForProgram(t *testing.T, argv string) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		dirs, _ := filepath.Glob("/proc/[0-9]*")
-		for _, d := range dirs {
-			data, err := os.ReadFile(filepath.Join(d, "cmdline"))
-			if err == nil && strings.TrimRight(strings.ReplaceAll(string(data), "\x00", " "), " ") == argv {
+		for _, p := range testenv.Processes(t) {
+			if p.Args == argv {
 				return
 			}
 		}
 	}
 	t.Fatalf("%q never started", argv)
-}
-
-func processesNow(s string) []string {
-	var out []string
-	dirs, _ := filepath.Glob("/proc/[0-9]*")
-	for _, d := range dirs {
-		data, err := os.ReadFile(filepath.Join(d, "cmdline"))
-		if err == nil && strings.Contains(strings.ReplaceAll(string(data), "\x00", " "), s) {
-			out = append(out, filepath.Base(d))
-		}
-	}
-	return out
 }
 
 func TestChatLineEditingAndHistory(t *testing.T) {

@@ -60,7 +60,7 @@ func TestRunEndsItsCommandWhenTold(t *testing.T) {
 			if !loggedCanceled(t, e.home) {
 				t.Error("the audit log has no command.outcome with canceled")
 			}
-			if left := processesWith("sleep " + mark); len(left) > 0 {
+			if left := processesWith(t, "sleep "+mark); len(left) > 0 {
 				t.Errorf("the command's sleep runs on: pids %v", left)
 			}
 		})

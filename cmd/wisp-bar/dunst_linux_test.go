@@ -64,7 +64,9 @@ func startXvfb(t *testing.T) string {
 		t.Fatalf("start Xvfb: %v", err)
 	}
 	w.Close()
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	// SIGTERM, not SIGKILL: Xvfb then removes its socket and lock
+	// (/tmp/.X11-unix/X0, /tmp/.X0-lock), which a killed one leaves behind.
+	t.Cleanup(func() { stopGently(cmd) })
 	line := make(chan string, 1)
 	go func() {
 		text, _ := bufio.NewReader(r).ReadString('\n')
@@ -80,6 +82,19 @@ func startXvfb(t *testing.T) string {
 		t.Fatal("Xvfb printed no display")
 	}
 	return ""
+}
+
+// stopGently ends cmd with SIGTERM, and kills it if it has not ended soon.
+func stopGently(cmd *exec.Cmd) {
+	cmd.Process.Signal(syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() { cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(guard):
+		cmd.Process.Kill()
+		<-done
+	}
 }
 
 // startDunst runs dunst with a configuration of its own and returns the

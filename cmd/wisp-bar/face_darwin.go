@@ -9,6 +9,7 @@ import (
 	"github.com/wisp-sh/wisp/internal/bar"
 	"github.com/wisp-sh/wisp/internal/config"
 	"github.com/wisp-sh/wisp/internal/darwin"
+	"github.com/wisp-sh/wisp/internal/darwin/banners"
 )
 
 var platformHints = []string{"build and install wisp-bar as Wisp Bar.app with make install-app"}
@@ -27,20 +28,24 @@ func openPlatform(home config.Home, logger *log.Logger) (platform, error) {
 		return p, nil
 	}
 	p.face = macFace{n: n}
-	p.attach = func(b *bar.Bar, _ *tray) { go reportAuthorization(b, logger) }
+	p.attach = func(b *bar.Bar, _ *tray) { go reportBanners(b, home, logger) }
 	p.exit = func() { n.WithdrawAll() }
 	return p, nil
 }
 
-// reportAuthorization tells the bar whether the person lets banners through.
-func reportAuthorization(b *bar.Bar, logger *log.Logger) {
-	for auth := range darwin.Authorizations() {
-		if auth.Allowed() || auth == darwin.NotDetermined {
-			b.SetBannerStatus(bar.BannerStatus{})
-			continue
+// reportBanners tells the bar whether banners reach the person, as macOS
+// answered (anything but a clear yes is off: the menu says so, and its
+// Details… alert carries the request), and records it for wisp doctor.
+func reportBanners(b *bar.Bar, home config.Home, logger *log.Logger) {
+	for state := range darwin.Reports() {
+		if err := banners.Write(home, state); err != nil {
+			logger.Printf("wisp doctor will not know whether banners are on: %v", err)
 		}
-		logger.Print("notifications are turned off for Wisp Bar in System Settings; the menu answers")
-		b.SetBannerStatus(bar.BannerStatus{Off: "notifications are turned off for Wisp Bar in System Settings", CanEnable: true})
+		off := state.Off()
+		if off != "" {
+			logger.Printf("banners are off: %s; the menu answers, and Details… shows a request in an alert", off)
+		}
+		b.SetBannerStatus(bar.BannerStatus{Off: off, CanEnable: state.CanEnable()})
 	}
 }
 

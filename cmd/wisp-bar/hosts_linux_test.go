@@ -100,7 +100,7 @@ func TestBannerEndsWithItsRequest(t *testing.T) {
 	d.startBar(t)
 	dying := fileRequest(t, d.home, "make dying", false)
 	banner := d.server.WaitNotify(t, guard)
-	details := d.openDetails(t, banner, false)
+	details := d.openDetails(t, banner, closedBefore)
 	d.waitOpen(t, "the details", details.ID)
 	dying.cmd.Process.Signal(syscall.SIGKILL)
 	d.waitOpen(t, "the details of a request whose requester died")

@@ -28,8 +28,9 @@ func makeApp(t *testing.T, args ...string) string {
 }
 
 // The bundle make app builds: the identifier macOS files notification
-// settings under, an accessory app (no Dock tile), alerts asked for, and
-// the version from the build.
+// settings under, an accessory app (no Dock tile), alerts asked for, the
+// version from the build, and the oldest macOS the Go it is built with
+// runs on (Go 1.25 and later need macOS 12).
 func TestAppBundleInfoPlist(t *testing.T) {
 	dist := t.TempDir()
 	makeApp(t, "app-bundle", "DIST="+dist, "VERSION=v1.4.2-3-gabcdef")
@@ -38,6 +39,7 @@ func TestAppBundleInfoPlist(t *testing.T) {
 		"CFBundleIdentifier": "sh.wisp.bar", "CFBundleExecutable": "wisp-bar", "CFBundleName": "Wisp Bar",
 		"CFBundlePackageType": "APPL", "LSUIElement": true, "NSUserNotificationAlertStyle": "alert",
 		"CFBundleShortVersionString": "1.4.2", "CFBundleVersion": "1.4.2", "WispBuildVersion": "v1.4.2-3-gabcdef",
+		"LSMinimumSystemVersion": "12.0",
 	}
 	for key, value := range want {
 		if info[key] != value {

@@ -13,7 +13,7 @@ type Request struct {
 	Line, Dir      string
 	OutsideSandbox bool
 	Level          policy.Level
-	Reasons        []string // for outside-sandbox, OutsideReason first
+	Reasons        []string // for outside-sandbox, pending.OutsideReason first
 	Scopes         []Scope  // the answers a face may offer
 	// Prefixes are the held prefixes ("go test …") a face may offer in
 	// place of the exact line, with the session, project and always

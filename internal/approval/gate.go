@@ -16,11 +16,9 @@ import (
 
 	"github.com/wisp-sh/wisp/audit"
 	"github.com/wisp-sh/wisp/internal/runner"
+	"github.com/wisp-sh/wisp/pending"
 	"github.com/wisp-sh/wisp/policy"
 )
-
-// OutsideReason is the first reason of every outside-sandbox request (0064 item 4).
-const OutsideReason = "runs OUTSIDE the sandbox: it may write anywhere you can, ~/.wisp included; this one run only"
 
 // Gate implements runner.Gate.
 type Gate struct {
@@ -81,7 +79,7 @@ func (g *Gate) request(gr runner.GateRequest) Request {
 	switch {
 	case gr.OutsideSandbox:
 		req.Level = max(req.Level, policy.Moderate)
-		req.Reasons = append([]string{OutsideReason}, req.Reasons...)
+		req.Reasons = append([]string{pending.OutsideReason}, req.Reasons...)
 		req.Scopes = []Scope{Once}
 	case isPrefix(gr.Line):
 		// Held, the line would read as a prefix of its words: once only.

@@ -12,6 +12,7 @@ import (
 	"github.com/wisp-sh/wisp/audit"
 	"github.com/wisp-sh/wisp/internal/config"
 	"github.com/wisp-sh/wisp/internal/runner"
+	"github.com/wisp-sh/wisp/pending"
 	"github.com/wisp-sh/wisp/policy"
 )
 
@@ -120,7 +121,7 @@ func TestOutsideSandboxAlwaysAsksAndKeepsNothing(t *testing.T) {
 		t.Errorf("outside-sandbox asked %d times over 2 runs; it must ask every time, threshold never included", n)
 	}
 	req := person.last
-	if req.Level != policy.Moderate || req.Reasons[0] != OutsideReason || len(req.Scopes) != 1 || req.Scopes[0] != Once {
+	if req.Level != policy.Moderate || req.Reasons[0] != pending.OutsideReason || len(req.Scopes) != 1 || req.Scopes[0] != Once {
 		t.Errorf("outside request = %+v; want moderate, OUTSIDE reason first, once only", req)
 	}
 	if held, _ := NewHeld(home).List(); len(held) != 0 {

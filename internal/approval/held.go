@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/wisp-sh/wisp/internal/config"
+	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/policy"
 )
 
@@ -154,6 +155,21 @@ func (h *Held) List() ([]Entry, error) {
 		}
 	}
 	return out, nil
+}
+
+// String is the entry's line in a listing of held approvals, the same in
+// `wisp approvals list` and chat's /approvals: its scope, whether it is a
+// line or a prefix, the line shown escaped, and where it holds.
+func (e Entry) String() string {
+	where := "everywhere"
+	if e.Scope == Project {
+		where = e.Project
+	}
+	kind := "line"
+	if e.Prefix {
+		kind = "prefix"
+	}
+	return fmt.Sprintf("%-7s %-6s %s  (%s)", e.Scope, kind, render.Line(e.Line), render.Line(where))
 }
 
 // Forget drops every held approval of line (all of them when all is

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/wisp-sh/wisp/audit"
+	"github.com/wisp-sh/wisp/internal/approval/dialog"
 	"github.com/wisp-sh/wisp/internal/netproxy"
 	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/pending"
@@ -119,24 +120,20 @@ func (q hostQuestion) Ask(ctx context.Context, _ Request) (Answer, error) {
 //	allow network to registry.example.org:443? asked by: npm install
 //	[y]once [s]ession [p]roject [a]lways [n]o
 func HostDialog(req HostRequest) string {
-	return fmt.Sprintf("allow network to %s? asked by: %s\n%s ", render.Line(req.Target()), render.Line(req.Line), scopeMenu(req.Scopes))
+	return fmt.Sprintf("allow network to %s? asked by: %s\n%s ", render.Line(req.Target()), render.Line(req.Line), dialog.ScopeMenu(scopeNames(req.Scopes), dialog.Packed))
 }
 
 // AskHost shows the host dialog on the terminal and reads one key among
 // those offered; keys typed before it showed are dropped.
 func (t *Terminal) AskHost(ctx context.Context, req HostRequest) (Answer, error) {
 	defer t.show(ctx, HostDialog(req))()
-	offered := Request{Scopes: req.Scopes}
-	for {
-		k, err := t.key()
-		if err != nil {
-			return t.unanswered(ctx, err)
-		}
-		if ans, ok := answerKey(k, offered); ok {
-			t.sayOnLine(hostEcho(req, ans))
-			return ans, nil
-		}
+	m := dialog.Open(dialog.Question{Scopes: scopeNames(req.Scopes)}, t.clock(), 0)
+	ans, err := t.askOrdinary(m)
+	if err != nil {
+		return t.unanswered(ctx, err)
 	}
+	t.sayOnLine(hostEcho(req, ans))
+	return ans, nil
 }
 
 func hostEcho(req HostRequest, a Answer) string {

@@ -4,27 +4,27 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/wisp-sh/wisp/internal/render"
-	"github.com/wisp-sh/wisp/internal/tty"
 	"io"
 	"os"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/wisp-sh/wisp/internal/approval/dialog"
+	"github.com/wisp-sh/wisp/internal/render"
+	"github.com/wisp-sh/wisp/internal/tty"
 )
 
 // OutsideSettle is how long the OUTSIDE the sandbox dialog ignores every
-// key after it shows: a key already on its way (the y of "yes, go ahead"
-// typed to the chat) lands in it and is dropped, and the dialog says when
-// it starts listening.
-const OutsideSettle = 500 * time.Millisecond
+// key after it shows (docs/decisions.md, D31).
+const OutsideSettle = dialog.OutsideSettle
 
 // Terminal asks on the controlling terminal: a dialog, answered only by
 // keys typed after it showed. What was typed before it (while the model
 // worked) is dropped when it opens, so no key meant for the chat answers
-// it. An ordinary dialog takes one key; the OUTSIDE the sandbox dialog
-// ignores keys for OutsideSettle, then needs y and Enter (n, Esc or
-// Ctrl-C deny at once).
+// it. The keys' rules are the dialog model's (internal/approval/dialog);
+// this face reads the keys and draws what the model says
+// (docs/decisions.md, D30, D31).
 type Terminal struct {
 	// TTY is read for the key and written for the dialog. It must be
 	// pollable (a terminal or a pty) so a withdrawn question stops reading.
@@ -56,18 +56,16 @@ func OpenTerminal() *Terminal {
 func (t *Terminal) Name() string      { return "terminal" }
 func (t *Terminal) AsksAPerson() bool { return true }
 
-// keys maps a key to the scope it answers; n, Esc and Ctrl-C say no.
-var keys = map[byte]Scope{'y': Once, 's': Session, 'p': Project, 'a': Always}
-
 // Ask shows the dialog and reads the answer among the keys offered.
 func (t *Terminal) Ask(ctx context.Context, req Request) (Answer, error) {
 	defer t.show(ctx, Dialog(req))()
 	var ans Answer
 	var err error
+	m := dialog.Open(Question(req), t.clock(), t.Settle)
 	if req.OutsideSandbox {
-		ans, err = t.askOutside(ctx)
+		ans, err = t.askOutside(m)
 	} else {
-		ans, err = t.askOrdinary(req)
+		ans, err = t.askOrdinary(m)
 	}
 	if err != nil {
 		return t.unanswered(ctx, err)
@@ -113,38 +111,34 @@ func (t *Terminal) show(ctx context.Context, dialog string) (done func()) {
 	}
 }
 
-// askOrdinary reads one key among those offered. Where the dialog offers
-// a prefix, e switches the scopes between the exact line and the prefix,
-// and the menu line says which one s, p and a would hold.
-func (t *Terminal) askOrdinary(req Request) (Answer, error) {
-	prefix := false
+// askOrdinary reads keys until one answers. Where the dialog offers a
+// prefix, e switches the scopes between the exact line and the prefix,
+// and the menu line is drawn again to say which one s, p and a would hold.
+func (t *Terminal) askOrdinary(m *dialog.Model) (Answer, error) {
 	for {
 		k, err := t.key()
 		if err != nil {
 			return Answer{}, err
 		}
-		if (k == 'e' || k == 'E') && offersPrefix(req) {
-			prefix = !prefix
-			io.WriteString(t.TTY, "\r\x1b[K"+scopeLine(req, prefix)+" ")
-			continue
+		holding := m.Holding()
+		if a, ok := m.Key(k, t.clock()); ok {
+			return fromDialog(a, "terminal"), nil
 		}
-		if ans, ok := answerKey(k, req); ok {
-			ans.Prefix = prefix && ans.Approve && ans.Scope != Once
-			return ans, nil
+		if m.Holding() != holding {
+			io.WriteString(t.TTY, "\r\x1b[K"+m.Menu(dialog.Packed)+" ")
 		}
 	}
 }
 
-// askOutside ignores keys until the settle time is over, showing that it
-// waits, then approves on y followed by Enter. n, Esc, Ctrl-C and Ctrl-D
-// deny at once; Backspace takes the y back; other keys do nothing.
-func (t *Terminal) askOutside(ctx context.Context) (Answer, error) {
+// askOutside reads keys until one answers, drawing the last line the
+// model's phase calls for: that it waits, its keys, or that y is armed.
+// When the settle time is over the keys line replaces the wait.
+func (t *Terminal) askOutside(m *dialog.Model) (Answer, error) {
 	settle := t.Settle
 	if settle <= 0 {
 		settle = OutsideSettle
 	}
 	io.WriteString(t.TTY, outsideWait)
-	listening := t.clock().Add(settle)
 	var shown sync.Mutex
 	open := true
 	timer := time.AfterFunc(settle, func() {
@@ -160,63 +154,74 @@ func (t *Terminal) askOutside(ctx context.Context) (Answer, error) {
 		open = false
 		shown.Unlock()
 	}()
-	typedY := false
 	for {
 		k, err := t.key()
 		if err != nil {
 			return Answer{}, err
 		}
-		if t.clock().Before(listening) {
-			continue // on its way before the question could be read
+		now := t.clock()
+		before := m.Phase(now)
+		if a, ok := m.Key(k, now); ok {
+			return fromDialog(a, "terminal"), nil
 		}
-		switch {
-		case k == 'n' || k == 'N' || k == 0x1b || k == 0x03 || k == 0x04:
-			return Answer{Approve: false, By: "terminal"}, nil
-		case (k == 'y' || k == 'Y') && !typedY:
-			typedY = true
+		switch after := m.Phase(now); {
+		case after == dialog.Armed && before != dialog.Armed:
 			io.WriteString(t.TTY, "y  (Enter to run it, Backspace to take it back) ")
-		case (k == '\r' || k == '\n') && typedY:
-			return Answer{Approve: true, Scope: Once, By: "terminal"}, nil
-		case (k == 0x7f || k == 0x08) && typedY:
-			typedY = false
+		case after == dialog.Listening && before == dialog.Armed:
 			io.WriteString(t.TTY, "\r\x1b[K"+outsideKeys)
 		}
 	}
 }
 
-// The outside dialog's last line: first while it waits, then its keys.
+// The outside dialog's last line in a terminal: first while it waits,
+// then its keys.
 const (
-	outsideWait = "… (reading keys in a moment: what was typed before is dropped)"
-	outsideKeys = "[y]once then Enter, [n]o  (never remembered: this run only) "
+	outsideWait = "… (" + dialog.SettleNote + ")"
+	outsideKeys = "[y]once then Enter, [n]o  (" + dialog.OnceOnly + ") "
 )
 
-func (t *Terminal) key() (byte, error) {
+// key reads one key and names it as the dialog model does.
+func (t *Terminal) key() (string, error) {
 	var b [1]byte
 	if _, err := t.TTY.Read(b[:]); err != nil {
-		return 0, err
+		return "", err
 	}
-	return b[0], nil
+	return keyName(b[0]), nil
 }
 
-func answerKey(k byte, req Request) (Answer, bool) {
-	switch k {
-	case 'n', 'N', 0x1b, 0x03, 0x04:
-		return Answer{Approve: false, By: "terminal"}, true
+// keyName names a byte read from a raw terminal.
+func keyName(b byte) string {
+	switch b {
+	case 0x1b:
+		return "esc"
+	case 0x03:
+		return "ctrl+c"
+	case 0x04:
+		return "ctrl+d"
+	case '\r', '\n':
+		return "enter"
+	case 0x7f, 0x08:
+		return "backspace"
 	}
-	scope, ok := keys[k|0x20]
-	if !ok || !offers(req, scope) {
-		return Answer{}, false
-	}
-	return Answer{Approve: true, Scope: scope, By: "terminal"}, true
+	return string(rune(b))
 }
 
-func offers(req Request, s Scope) bool {
-	for _, o := range req.Scopes {
-		if o == s {
-			return true
-		}
+// Question is what the dialog model needs of req.
+func Question(req Request) dialog.Question {
+	return dialog.Question{Outside: req.OutsideSandbox, Scopes: scopeNames(req.Scopes), Prefixes: req.Prefixes}
+}
+
+func scopeNames(scopes []Scope) []string {
+	names := make([]string, len(scopes))
+	for i, s := range scopes {
+		names[i] = string(s)
 	}
-	return false
+	return names
+}
+
+// fromDialog is the model's answer, given by the face named by.
+func fromDialog(a dialog.Answer, by string) Answer {
+	return Answer{Approve: a.Approve, Scope: Scope(a.Scope), Prefix: a.Prefix, By: by}
 }
 
 func echo(a Answer) string {
@@ -274,8 +279,8 @@ func withdrawnWhy(ctx context.Context) string {
 	return "the turn was stopped before anyone answered"
 }
 
-// Dialog is the terminal's question (0064 item 7: an outside-sandbox
-// request opens "⚠ approve OUTSIDE the sandbox" and offers once or no).
+// Dialog is the terminal's question: an outside-sandbox request opens
+// "⚠ approve OUTSIDE the sandbox" and offers once or no (docs/decisions.md, D19).
 // An outside-sandbox dialog's last line is drawn by Ask, as it waits and
 // then listens.
 func Dialog(req Request) string {
@@ -284,9 +289,9 @@ func Dialog(req Request) string {
 	}
 	var b strings.Builder
 	if req.OutsideSandbox {
-		b.WriteString("⚠ approve OUTSIDE the sandbox\n")
+		b.WriteString(dialog.OutsideTitle + "\n")
 	} else {
-		fmt.Fprintf(&b, "approve this command? (%s risk)\n", req.Level)
+		b.WriteString(dialog.CommandTitle(req.Level) + "\n")
 	}
 	// The line is the model's: shown, never obeyed, so an escape sequence
 	// or a newline in it cannot repaint the dialog.
@@ -297,41 +302,10 @@ func Dialog(req Request) string {
 	if req.OutsideSandbox {
 		return b.String()
 	}
-	b.WriteString(scopeLine(req, false) + " ")
+	b.WriteString(dialog.Open(Question(req), time.Time{}, 0).Menu(dialog.Packed) + " ")
 	return b.String()
 }
 
-// scopeLine is the dialog's last line: its keys, and, where a prefix is
-// offered, what s, p and a hold and how to switch that.
-func scopeLine(req Request, prefix bool) string {
-	if !offersPrefix(req) {
-		return scopeMenu(req.Scopes)
-	}
-	held := render.Line(strings.Join(req.Prefixes, ", "))
-	if prefix {
-		return "hold " + held + ": " + scopeMenu(req.Scopes) + "  · [e] this line only"
-	}
-	return scopeMenu(req.Scopes) + "  · [e] hold " + held + " instead"
-}
-
-// offersPrefix: the request has prefixes, and a scope that would keep one.
-func offersPrefix(req Request) bool {
-	if len(req.Prefixes) == 0 {
-		return false
-	}
-	for _, s := range req.Scopes {
-		if s != Once {
-			return true
-		}
-	}
-	return false
-}
-
-func scopeMenu(scopes []Scope) string {
-	labels := map[Scope]string{Once: "[y]once", Session: "[s]ession", Project: "[p]roject", Always: "[a]lways"}
-	var parts []string
-	for _, s := range scopes {
-		parts = append(parts, labels[s])
-	}
-	return strings.Join(append(parts, "[n]o"), " ")
-}
+// offersPrefix: the request has prefixes, and a scope that would keep
+// one (docs/decisions.md, D32).
+func offersPrefix(req Request) bool { return dialog.OffersPrefix(Question(req)) }

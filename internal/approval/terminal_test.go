@@ -13,6 +13,7 @@ import (
 
 	"github.com/creack/pty"
 	tt "github.com/wisp-sh/wisp/internal/tty"
+	"github.com/wisp-sh/wisp/pending"
 	"github.com/wisp-sh/wisp/policy"
 )
 
@@ -97,7 +98,7 @@ func TestTerminalDialogAnsweredByKey(t *testing.T) {
 func TestTerminalOutsideSandboxOffersOnlyOnce(t *testing.T) {
 	term, master, screen := openPTY(t)
 	req := Request{Line: "brew upgrade", Dir: "/proj", OutsideSandbox: true, Level: policy.Moderate,
-		Reasons: []string{OutsideReason}, Scopes: []Scope{Once}}
+		Reasons: []string{pending.OutsideReason}, Scopes: []Scope{Once}}
 	got := make(chan Answer)
 	go func() {
 		a, _ := term.Ask(context.Background(), req)

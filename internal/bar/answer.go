@@ -101,7 +101,8 @@ func (b *Bar) markAnswered(p pending.Pending, a pending.Answer) {
 			b.list[i].Answered = true
 		}
 	}
-	b.tell(fmt.Sprintf("%s: %s", verbed(a), line(p.Request)))
+	b.tell(fmt.Sprintf("%s by %s: %s", verbed(a), visible(a.By), line(p.Request)))
+	b.noticeAbout = p.Request.ID
 }
 
 func verbed(a pending.Answer) string {

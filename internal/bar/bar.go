@@ -101,6 +101,9 @@ type Bar struct {
 	paused        bool
 	off           BannerStatus
 	notice        string
+	// noticeAbout is the request an answer's notice tells of: the notice
+	// leaves the menu with the request, once wisp took the answer.
+	noticeAbout string
 	// watchProblem says why the folder is not watched, until a retry.
 	watchProblem string
 	lastMenu     *Menu
@@ -272,6 +275,7 @@ func (b *Bar) update() {
 	b.forgetGone(b.dismissed)
 	b.forgetGone(b.answered)
 	b.forgetPosted()
+	b.dropNoticeOfGone()
 	b.rememberFinished()
 	b.readAnswers()
 	b.watchRequesters()
@@ -329,8 +333,20 @@ func (b *Bar) find(id string) (pending.Pending, bool) {
 	return pending.Pending{}, false
 }
 
+// dropNoticeOfGone takes an answer's notice out of the menu once its
+// request is no longer listed: a grey line about a request that is gone
+// only says something stale.
+func (b *Bar) dropNoticeOfGone() {
+	if b.noticeAbout == "" {
+		return
+	}
+	if _, listed := b.find(b.noticeAbout); !listed {
+		b.notice, b.noticeAbout = "", ""
+	}
+}
+
 func (b *Bar) tell(msg string) {
-	b.notice = msg
+	b.notice, b.noticeAbout = msg, ""
 	if b.cfg.Log != nil {
 		b.cfg.Log(msg)
 	}

@@ -34,6 +34,25 @@ func TestApproveOnceFromTheMenu(t *testing.T) {
 	h.tray.waitMenu(t, "nothing waiting", withCount(0))
 }
 
+// The menu says who answered while the request waits for wisp to take the
+// answer, then the grey line leaves with the request (issue 28, 13).
+func TestAnswerNoticeLeavesWithItsRequest(t *testing.T) {
+	h := start(t, pendingDir(t), true)
+	f := h.file("make install", false)
+	m := h.tray.waitMenu(t, "one request", withCount(1))
+	h.bar.Click(itemKey(t, m, f.Request.ID, "Approve once"))
+	h.tray.waitMenu(t, "the answer noted", withNotice("approved once by wisp-bar: make install"))
+	wait(t, f) // wisp takes the answer: the request is gone
+	m = h.tray.waitMenu(t, "the notice gone with the request", func(m Menu) bool {
+		return m.Count == 0 && len(m.Items) > 1 && m.Items[1].Separator
+	})
+	for _, it := range m.Items {
+		if strings.Contains(it.Label, "approved once") {
+			t.Errorf("the menu still says %q after the request is gone", it.Label)
+		}
+	}
+}
+
 // A notification server that reports one click twice, or a second click,
 // writes nothing new.
 func TestBannerClickTwiceWritesNothingNew(t *testing.T) {
@@ -43,7 +62,7 @@ func TestBannerClickTwiceWritesNothingNew(t *testing.T) {
 
 	h.face.events <- BannerEvent{ID: f.Request.ID, Action: ActionApprove}
 	h.face.expect(t, "withdraw "+f.Request.ID)
-	h.tray.waitMenu(t, "the answer noted", withNotice("approved once: make install"))
+	h.tray.waitMenu(t, "the answer noted", withNotice("approved once by wisp-bar: make install"))
 	answer := filepath.Join(h.dir, f.Request.ID+".answer.json")
 	first, firstData := stat(t, answer)
 
@@ -93,7 +112,7 @@ func TestDenyThenApproveKeepsTheFirstAnswer(t *testing.T) {
 	f := h.file("git push --force", false)
 	m := h.tray.waitMenu(t, "one request", withCount(1))
 	h.bar.Click(itemKey(t, m, f.Request.ID, "Deny"))
-	h.tray.waitMenu(t, "the denial", withNotice("denied: git push --force"))
+	h.tray.waitMenu(t, "the denial", withNotice("denied by wisp-bar: git push --force"))
 	h.bar.Click(itemKey(t, m, f.Request.ID, "Approve always"))
 	h.tray.waitMenu(t, "the first answer standing", withNotice("already answered: request "+f.Request.ID+" was answered first (deny, once, by wisp-bar)"))
 	if d := wait(t, f); d.Approved {

@@ -10,10 +10,10 @@ import (
 	"github.com/wisp-sh/wisp/pending"
 )
 
-// The wording every face shares (ADR 0064, item 7).
+// The wording every face shares, declared in pending (docs/decisions.md, D19).
 const (
-	outsideTitle  = "wisp: approve OUTSIDE the sandbox"
-	outsidePrefix = "OUTSIDE THE SANDBOX: "
+	outsideTitle  = "wisp: " + pending.OutsideAsk
+	outsidePrefix = pending.OutsideMark
 )
 
 // Lengths past which a menu label is shortened; the details show all.

@@ -1,23 +1,29 @@
 package chat
 
-import "github.com/wisp-sh/wisp/internal/agent"
-
-// The plain chat's palette, in 24-bit colour. Outside is record 0064
-// amendment item 6's colour for a line run outside the sandbox (#D27068, a
-// muted red darker and greyer than removed, #FF6B6B, which is the danger
-// colour); command is the amber of a line run in the sandbox.
-const (
-	sgrReset   = "\x1b[0m"
-	sgrDim     = "\x1b[2m"
-	sgrBold    = "\x1b[1m"
-	sgrDanger  = "\x1b[1;38;2;255;107;107m" // #FF6B6B, bold
-	sgrOutside = "\x1b[38;2;210;112;104m"   // #D27068
-	sgrCommand = "\x1b[38;2;229;165;10m"    // amber
-	sgrWarning = "\x1b[38;2;229;165;10m"
+import (
+	"github.com/wisp-sh/wisp/internal/agent"
+	"github.com/wisp-sh/wisp/internal/render"
 )
 
-// Palette paints text when colour is on.
-type Palette struct{ On bool }
+// The plain chat's colours, in 24-bit colour, are the one palette's
+// (render.Dark; docs/decisions.md, D28): outside for a line run outside
+// the sandbox, removed (the danger colour) bold, command's amber for a
+// line run in the sandbox and for a warning.
+const (
+	sgrReset = "\x1b[0m"
+	sgrDim   = "\x1b[2m"
+	sgrBold  = "\x1b[1m"
+)
+
+var (
+	sgrDanger  = "\x1b[1;" + render.Foreground(render.Dark.Removed) + "m"
+	sgrOutside = "\x1b[" + render.Foreground(render.Dark.Outside) + "m"
+	sgrCommand = "\x1b[" + render.Foreground(render.Dark.Command) + "m"
+	sgrWarning = "\x1b[" + render.Foreground(render.Dark.Warning) + "m"
+)
+
+// paint paints text in the palette's colours when colour is on.
+type paint struct{ On bool }
 
 // ColourWanted says whether to colour: only on a terminal, never with
 // NO_COLOR set to anything (no-color.org) or TERM=dumb.
@@ -26,7 +32,7 @@ func ColourWanted(getenv func(string) string, isTerminal bool) bool {
 }
 
 // levelSGR is the style of a note of level.
-func (p Palette) levelSGR(level string) string {
+func (p paint) levelSGR(level string) string {
 	switch level {
 	case agent.LevelDanger:
 		return sgrDanger

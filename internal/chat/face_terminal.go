@@ -12,6 +12,7 @@ import (
 	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/internal/runner"
 	"github.com/wisp-sh/wisp/internal/tty"
+	"github.com/wisp-sh/wisp/pending"
 )
 
 // outputTailLines is how much of a model's command output the terminal
@@ -29,14 +30,14 @@ const outputTailLines = 8
 // is their program, on its pseudo-terminal.
 type TerminalFace struct {
 	words, notes *render.Writer
-	p            Palette
+	p            paint
 	mu           sync.Mutex
-	md           *markdown // the model's words, rendered
-	tty          bool      // notes go to a terminal: progress is drawn
-	prog         *progress // what is drawn in place now, or nil
-	held         int       // Holds under way: nothing is drawn in place
-	paused       *progress // a running command's rows, held
-	gen          int       // events written as lines, for Hold's resume
+	md           *render.Markdown // the model's words, rendered (one renderer, internal/render)
+	tty          bool             // notes go to a terminal: progress is drawn
+	prog         *progress        // what is drawn in place now, or nil
+	held         int              // Holds under way: nothing is drawn in place
+	paused       *progress        // a running command's rows, held
+	gen          int              // events written as lines, for Hold's resume
 	now          func() time.Time
 	// OutputHint says how to see a whole output, with %s for its id;
 	// empty: chat's /output ID.
@@ -55,7 +56,7 @@ func NewTerminalFace(words, notes io.Writer, colour bool) *TerminalFace {
 	if notes != words {
 		n = render.NewWriter(notes, widthOf(notes))
 	}
-	return &TerminalFace{words: w, notes: n, p: Palette{On: colour}, md: newMarkdown(w, colour),
+	return &TerminalFace{words: w, notes: n, p: paint{On: colour}, md: render.NewMarkdown(w, render.TerminalStyleIf(colour)),
 		tty: isTTY(notes), now: time.Now}
 }
 
@@ -197,7 +198,7 @@ func (f *TerminalFace) toolCall(ev agent.Event) {
 	switch {
 	case ev.Name == "run_command" && ev.OutsideSandbox:
 		f.styled(sgrOutside, "● "+command)
-		f.styled(sgrDim, "  (asks to run OUTSIDE the sandbox)")
+		f.styled(sgrDim, "  ("+pending.OutsideAsks+")")
 	case ev.Name == "run_command" && ev.Command != "":
 		f.styled(sgrBold, "● ")
 		f.styled("", command)

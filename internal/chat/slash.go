@@ -97,7 +97,7 @@ func (a *Approvals) list() []string {
 		r := p.Request
 		line := render.Line(r.Command)
 		if r.OutsideSandbox {
-			line = "OUTSIDE THE SANDBOX: " + line
+			line = pending.OutsideMark + line
 		}
 		out = append(out, fmt.Sprintf("  %s  %s  %s  %s  (in %s, from %s)", render.Line(r.ID), pending.Digest(p.Binding),
 			render.Line(r.Level), line, render.Line(r.Cwd), render.Line(r.Face)))
@@ -115,15 +115,7 @@ func (a *Approvals) held() []string {
 	}
 	out := []string{"held approvals:"}
 	for _, e := range entries {
-		where := "everywhere"
-		if e.Scope == approval.Project {
-			where = e.Project
-		}
-		kind := "line"
-		if e.Prefix {
-			kind = "prefix"
-		}
-		out = append(out, fmt.Sprintf("  %-7s %-6s %s  (%s)", e.Scope, kind, render.Line(e.Line), render.Line(where)))
+		out = append(out, "  "+e.String())
 	}
 	return out
 }

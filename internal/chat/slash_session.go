@@ -122,9 +122,9 @@ func status(o TerminalOptions) []string {
 	} else {
 		lines = append(lines, "roots:     none: commands are not confined here")
 	}
-	network := "on"
-	if !r.Config.CommandPolicy.Sandbox.AllowNetwork {
-		network = "off"
+	network := "off"
+	if r.NetworkOn() {
+		network = "on"
 	}
 	lines = append(lines, "network:   "+network)
 	if o.Approvals != nil {

@@ -5,9 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wisp-sh/wisp/internal/testenv"
 )
 
 // TestBwrapArgs: bubblewrap's line is wisp's default confinement: all
@@ -107,10 +110,10 @@ func TestExecAs(t *testing.T) {
 	must(t, err)
 	// A killed process closes its files (which ends the run's Wait)
 	// a moment before it is a zombie: give it that moment.
-	for deadline := time.Now().Add(5 * time.Second); alive(strings.TrimSpace(string(pid))) && time.Now().Before(deadline); {
+	for deadline := time.Now().Add(5 * time.Second); alive(t, strings.TrimSpace(string(pid))) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
-	if alive(strings.TrimSpace(string(pid))) {
+	if alive(t, strings.TrimSpace(string(pid))) {
 		t.Errorf("the run's background process %s outlived its time limit", strings.TrimSpace(string(pid)))
 	}
 }
@@ -138,13 +141,13 @@ func TestSelectProjects(t *testing.T) {
 
 // alive says whether process pid runs: it exists and is no zombie (one
 // killed and not yet reaped by whoever inherited it).
-func alive(pid string) bool {
-	stat, err := os.ReadFile("/proc/" + pid + "/stat")
+func alive(t *testing.T, pid string) bool {
+	t.Helper()
+	n, err := strconv.Atoi(pid)
 	if err != nil {
-		return false
+		t.Fatalf("the run wrote %q as its background process's id", pid)
 	}
-	_, rest, _ := strings.Cut(string(stat), ") ")
-	return !strings.HasPrefix(rest, "Z")
+	return testenv.Running(t, n)
 }
 
 // TestInstallWisp: the suite runs copies of wisp and its helpers, made as

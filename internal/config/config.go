@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"strings"
+	"unicode/utf8"
 )
 
 // Config is config.json. Every key is optional; Default holds the values
@@ -203,7 +206,7 @@ func decodeTree(data []byte) (map[string]any, error) {
 	dec.UseNumber()
 	var tree any
 	if err := dec.Decode(&tree); err != nil {
-		return nil, fmt.Errorf("not valid JSON: %w", err)
+		return nil, syntaxProblem(data, err)
 	}
 	if dec.More() {
 		return nil, errors.New("not valid JSON: more than one value in the file")
@@ -213,4 +216,44 @@ func decodeTree(data []byte) (map[string]any, error) {
 		return nil, errors.New("the file must hold one JSON object")
 	}
 	return obj, nil
+}
+
+// syntaxProblem says where JSON that does not parse goes wrong: the line
+// and column (counted in characters, from 1) and the line itself, so that
+// a person finds it without counting bytes. A file that ends too soon goes
+// wrong at its end.
+func syntaxProblem(data []byte, err error) error {
+	offset := len(data)
+	var syntax *json.SyntaxError
+	switch {
+	case errors.As(err, &syntax):
+		offset = int(syntax.Offset)
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		err = errors.New("the file ends before the JSON does (a missing } or ])")
+	default:
+		return fmt.Errorf("not valid JSON: %w", err)
+	}
+	line, column, text := position(data, offset)
+	return fmt.Errorf("not valid JSON at line %d, column %d: %v, in the line `%s`", line, column, err, text)
+}
+
+// position is the line and column of the byte before offset (where the
+// decoder stopped: the offending character), and that line's text.
+func position(data []byte, offset int) (line, column int, text string) {
+	offset = min(max(offset, 1), len(data))
+	before := data[:offset]
+	// The decoder's offset is past the character it choked on; a file that
+	// ends too soon is pointed at its last character that is not a space.
+	before = bytes.TrimRight(before, " \t\r\n")
+	if len(before) == 0 {
+		return 1, 1, ""
+	}
+	line = bytes.Count(before, []byte("\n")) + 1
+	start := bytes.LastIndexByte(before, '\n') + 1
+	column = utf8.RuneCount(before[start:])
+	end := bytes.IndexByte(data[start:], '\n')
+	if end < 0 {
+		end = len(data) - start
+	}
+	return line, column, strings.TrimSpace(string(data[start : start+end]))
 }

@@ -26,7 +26,7 @@ func TestParseProblemsNameTheKey(t *testing.T) {
 		{`{"commandPolicy": {"sandbox": []}}`, []string{"commandPolicy.sandbox must be an object, not a list"}},
 		{`{"zzzzzzzz": 1}`, []string{"zzzzzzzz is not a known key"}},
 		{`[1]`, []string{"the file must hold one JSON object"}},
-		{`{"model": {"name": "x"}`, []string{"not valid JSON: unexpected EOF"}},
+		{`{"model": {"name": "x"}`, []string{"not valid JSON at line 1, column 23: the file ends before the JSON does (a missing } or ]), in the line `{\"model\": {\"name\": \"x\"}`"}},
 	}
 	for _, tt := range tests {
 		_, err := Parse("config.json", []byte(tt.json))

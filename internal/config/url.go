@@ -23,3 +23,22 @@ func checkURL(key string, v any) []string {
 	}
 	return nil
 }
+
+// likelyURL is the base URL a person most likely meant by s, which is not
+// one: a host and port with no scheme (127.0.0.1:34995) means
+// http://127.0.0.1:34995/v1, the path every OpenAI-compatible server
+// serves under. Empty when it cannot tell.
+func likelyURL(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.Contains(s, "://") {
+		return ""
+	}
+	u, err := url.Parse("http://" + s)
+	if err != nil || u.Host == "" || u.Hostname() == "" {
+		return ""
+	}
+	if u.Path == "" || u.Path == "/" {
+		u.Path = "/v1"
+	}
+	return u.String()
+}

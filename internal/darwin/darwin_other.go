@@ -2,6 +2,8 @@
 
 package darwin
 
+import "github.com/wisp-sh/wisp/internal/darwin/banners"
+
 // Without macOS and cgo there is no face: every call says so.
 
 // BundleID is "" here: there is no bundle.
@@ -38,8 +40,8 @@ func Alert(id, title, text string, approve bool) error { return ErrUnsupported }
 // Events is nil here: nothing is ever reported.
 func Events() <-chan Event { return nil }
 
-// Authorizations is nil here.
-func Authorizations() <-chan Authorization { return nil }
+// Reports is nil here.
+func Reports() <-chan banners.State { return nil }
 
 // OpenFile returns ErrUnsupported.
 func OpenFile(path string) error { return ErrUnsupported }

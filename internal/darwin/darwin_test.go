@@ -19,14 +19,14 @@ func TestEveryCallSaysUnsupported(t *testing.T) {
 		"WithdrawAll":              n.WithdrawAll(),
 		"DismissAlert":             DismissAlert("0123456789abcdef"),
 		"Alert":                    Alert("0123456789abcdef", "t", "x", true),
-		"OpenFile":                 OpenFile("/etc/hostname"),
+		"OpenFile":                 OpenFile("/etc/hosts"),
 		"OpenNotificationSettings": OpenNotificationSettings(),
 	} {
 		if !errors.Is(err, ErrUnsupported) {
 			t.Errorf("%s: %v, want ErrUnsupported", name, err)
 		}
 	}
-	if BundleID() != "" || Events() != nil || Authorizations() != nil {
+	if BundleID() != "" || Events() != nil || Reports() != nil {
 		t.Error("a bundle or an event source where there is none")
 	}
 }

@@ -27,7 +27,11 @@
 // On other systems, and without cgo, every call returns ErrUnsupported.
 package darwin
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/wisp-sh/wisp/internal/darwin/banners"
+)
 
 // ActionDefault is the click on a banner's body, ActionApprove and
 // ActionDeny its buttons (and the alert's).
@@ -44,20 +48,18 @@ type Event struct {
 	Closed bool
 }
 
-// Authorization is what the person allowed wisp-bar's notifications to do.
-type Authorization int
+// Authorization is what the person allowed wisp-bar's notifications to
+// do (package banners decides what it means for banners).
+type Authorization = banners.Authorization
 
 // UNAuthorizationStatus's values.
 const (
-	NotDetermined Authorization = iota
-	Denied
-	Authorized
-	Provisional
-	Ephemeral
+	NotDetermined = banners.NotDetermined
+	Denied        = banners.Denied
+	Authorized    = banners.Authorized
+	Provisional   = banners.Provisional
+	Ephemeral     = banners.Ephemeral
 )
-
-// Allowed reports whether banners can reach the person.
-func (a Authorization) Allowed() bool { return a == Authorized || a == Provisional || a == Ephemeral }
 
 var (
 	// ErrNoBundle: the process has no bundle identifier, so macOS would

@@ -2,8 +2,9 @@
 #include <stdlib.h>
 
 char *WispBundleID(void);
-int WispNotifyStart(void);
-void WispNotifyPost(const char *requestID, const char *title, const char *body, int buttons);
+int WispNotifyStart(int ask);
+char *WispNotifyCategories(double timeout);
+char *WispNotifyPost(const char *requestID, const char *title, const char *body, int buttons, double timeout);
 void WispNotifyWithdraw(const char *requestID);
 void WispNotifyWithdrawAll(void);
 void WispAlertDismiss(const char *requestID);

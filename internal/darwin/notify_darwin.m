@@ -8,7 +8,7 @@
 
 // Implemented in Go (//export in notify_darwin.go).
 extern void wispNotifyEvent(char *requestID, char *action);
-extern void wispNotifyAuthorization(int status);
+extern void wispNotifyAuthorization(int status, int asked, int granted, char *error);
 
 // Categories: a request's banner with both buttons, or Deny alone (a request
 // that does not offer "once"); a notice has none.
@@ -53,9 +53,23 @@ didReceiveNotificationResponse:(UNNotificationResponse *)response
 
 static WispNotifyDelegate *gDelegate; // the center holds its delegate weakly
 
-static void reportAuthorization(UNUserNotificationCenter *center) {
+// errorText is an NSError as one line for a person: what it says, and the
+// domain and code to search for.
+static NSString *errorText(NSError *error) {
+    if (error == nil) {
+        return nil;
+    }
+    return [NSString stringWithFormat:@"%@ (%@ %ld)", error.localizedDescription, error.domain, (long)error.code];
+}
+
+// reportAuthorization reads the status back and hands it to Go with what
+// the request for permission, if one was made, answered: the granted flag
+// and the error, which decide with the status whether banners are on.
+static void reportAuthorization(UNUserNotificationCenter *center, BOOL asked, BOOL granted, NSError *error) {
+    NSString *text = errorText(error);
     [center getNotificationSettingsWithCompletionHandler:^(UNNotificationSettings *settings) {
-        wispNotifyAuthorization((int)settings.authorizationStatus);
+        wispNotifyAuthorization((int)settings.authorizationStatus, asked ? 1 : 0, granted ? 1 : 0,
+                                text == nil ? NULL : (char *)text.UTF8String);
     }];
 }
 
@@ -79,9 +93,11 @@ static NSSet *categories(void) {
 }
 
 // WispNotifyStart sets the delegate and the categories, removes the banners
-// of an earlier run (nobody can answer them now), and asks for permission
-// only when the person has never been asked. Returns 0 without a bundle.
-int WispNotifyStart(void) {
+// of an earlier run (nobody can answer them now), and, when ask is set,
+// asks for permission if the person has never been asked. What macOS
+// answers comes back through wispNotifyAuthorization. Returns 0 without a
+// bundle.
+int WispNotifyStart(int ask) {
     if (!hasBundle()) {
         return 0;
     }
@@ -91,23 +107,59 @@ int WispNotifyStart(void) {
     [center setNotificationCategories:categories()];
     [center removeAllDeliveredNotifications];
     [center getNotificationSettingsWithCompletionHandler:^(UNNotificationSettings *settings) {
-        if (settings.authorizationStatus != UNAuthorizationStatusNotDetermined) {
-            wispNotifyAuthorization((int)settings.authorizationStatus);
+        if (!ask || settings.authorizationStatus != UNAuthorizationStatusNotDetermined) {
+            wispNotifyAuthorization((int)settings.authorizationStatus, 0, 0, NULL);
             return;
         }
-        UNAuthorizationOptions asked = UNAuthorizationOptionAlert | UNAuthorizationOptionSound;
-        [center requestAuthorizationWithOptions:asked
+        UNAuthorizationOptions options = UNAuthorizationOptionAlert | UNAuthorizationOptionSound;
+        [center requestAuthorizationWithOptions:options
                               completionHandler:^(BOOL granted, NSError *error) {
-                                  reportAuthorization(center);
+                                  reportAuthorization(center, YES, granted, error);
                               }];
     }];
     return 1;
 }
 
-// buttons: 0 none (a notice), 1 Approve once and Deny, 2 Deny only.
-void WispNotifyPost(const char *requestID, const char *title, const char *body, int buttons) {
+// WispNotifyCategories lists the identifiers of the categories the center
+// holds, with their actions' identifiers ("sh.wisp.request:approve,deny"),
+// one a line, waiting up to timeout seconds; NULL without a bundle or an
+// answer. The caller frees it.
+char *WispNotifyCategories(double timeout) {
     if (!hasBundle()) {
-        return;
+        return NULL;
+    }
+    dispatch_semaphore_t done = dispatch_semaphore_create(0);
+    __block NSMutableArray<NSString *> *lines = nil;
+    [UNUserNotificationCenter.currentNotificationCenter
+        getNotificationCategoriesWithCompletionHandler:^(NSSet<UNNotificationCategory *> *held) {
+            NSMutableArray<NSString *> *found = [NSMutableArray new];
+            for (UNNotificationCategory *category in held) {
+                NSMutableArray<NSString *> *actions = [NSMutableArray new];
+                for (UNNotificationAction *action in category.actions) {
+                    [actions addObject:action.identifier];
+                }
+                [found addObject:[NSString stringWithFormat:@"%@:%@", category.identifier,
+                                                            [actions componentsJoinedByString:@","]]];
+            }
+            lines = found;
+            dispatch_semaphore_signal(done);
+        }];
+    if (dispatch_semaphore_wait(done, dispatch_time(DISPATCH_TIME_NOW, (int64_t)(timeout * NSEC_PER_SEC))) != 0) {
+        return NULL;
+    }
+    [lines sortUsingSelector:@selector(compare:)];
+    return strdup([lines componentsJoinedByString:@"\n"].UTF8String);
+}
+
+// WispNotifyPost posts a banner. buttons: 0 none (a notice), 1 Approve once
+// and Deny, 2 Deny only. Off the main thread it waits up to timeout seconds
+// for the center's answer and returns its error (NULL when the center took
+// the banner), so that a banner macOS refuses is not lost without a word;
+// the caller frees it. On the main thread, which the answer must not wait
+// for, it returns NULL at once.
+char *WispNotifyPost(const char *requestID, const char *title, const char *body, int buttons, double timeout) {
+    if (!hasBundle()) {
+        return strdup("no bundle identifier");
     }
     UNMutableNotificationContent *content = [UNMutableNotificationContent new];
     content.title = [NSString stringWithUTF8String:title];
@@ -121,12 +173,24 @@ void WispNotifyPost(const char *requestID, const char *title, const char *body, 
         [UNNotificationRequest requestWithIdentifier:[NSString stringWithUTF8String:requestID]
                                              content:content
                                              trigger:nil];
+    BOOL wait = !NSThread.isMainThread;
+    dispatch_semaphore_t done = dispatch_semaphore_create(0);
+    __block NSString *failed = nil;
     [UNUserNotificationCenter.currentNotificationCenter addNotificationRequest:request
                                                          withCompletionHandler:^(NSError *error) {
-                                                             if (error != nil) {
-                                                                 NSLog(@"wisp-bar: banner not shown: %@", error);
+                                                             failed = errorText(error);
+                                                             if (failed != nil) {
+                                                                 NSLog(@"wisp-bar: banner not shown: %@", failed);
                                                              }
+                                                             dispatch_semaphore_signal(done);
                                                          }];
+    if (!wait) {
+        return NULL;
+    }
+    if (dispatch_semaphore_wait(done, dispatch_time(DISPATCH_TIME_NOW, (int64_t)(timeout * NSEC_PER_SEC))) != 0) {
+        return strdup([NSString stringWithFormat:@"macOS did not take the banner within %.0f seconds", timeout].UTF8String);
+    }
+    return failed == nil ? NULL : strdup(failed.UTF8String);
 }
 
 void WispNotifyWithdraw(const char *requestID) {
@@ -150,61 +214,106 @@ void WispNotifyWithdrawAll(void) {
     [center removeAllPendingNotificationRequests];
 }
 
+// activate brings wisp-bar, an accessory app, to the front so that its
+// alert is not left behind other windows: NSApp activate from macOS 14,
+// where activateIgnoringOtherApps: is deprecated, and that before.
+static void activate(void) {
+    if (@available(macOS 14.0, *)) {
+        [NSApp activate];
+    } else {
+        [NSApp activateIgnoringOtherApps:YES];
+    }
+}
+
+// WispAlertWindow is one request's alert, shown without a modal loop: its
+// buttons call pressed: here instead of ending one, so the main queue
+// runs on while it is up (a second request's alert, open, the menu).
+@interface WispAlertWindow : NSObject
+@property(nonatomic, copy) NSString *requestID;
+@property(nonatomic, strong) NSAlert *alert;
+- (void)pressed:(NSButton *)button;
+- (void)close;
+@end
+
 // gAlerts holds the alert shown for each request, on the main thread only,
 // so that an alert whose request was answered elsewhere can be taken down.
-static NSMutableDictionary<NSString *, NSAlert *> *gAlerts;
+static NSMutableDictionary<NSString *, WispAlertWindow *> *gAlerts;
 
-// WispAlertDismiss ends the alert of requestID, if it shows: its modal loop
-// is aborted from a block the main run loop runs in every mode (the modal
-// one included), and runModal returns with no button, so nothing is sent.
-void WispAlertDismiss(const char *requestID) {
-    NSString *rid = [NSString stringWithUTF8String:requestID];
-    CFRunLoopPerformBlock(CFRunLoopGetMain(), kCFRunLoopCommonModes, ^{
-        NSAlert *alert = gAlerts[rid];
-        if (alert != nil && NSApp.modalWindow == alert.window) {
-            [NSApp abortModal];
+@implementation WispAlertWindow
+// The buttons' tags are their actions: 0 Close, 1 Deny, 2 Approve once.
+- (void)pressed:(NSButton *)button {
+    const char *action = NULL;
+    if (button.tag == 1) {
+        action = "deny";
+    } else if (button.tag == 2) {
+        action = "approve";
+    }
+    NSString *rid = self.requestID;
+    [self close];
+    if (action != NULL) {
+        wispNotifyEvent((char *)rid.UTF8String, (char *)action);
+    }
+}
+
+// close hides the window now and forgets the alert on the next turn of
+// the main queue: it may be running the alert's own button, and the block
+// keeps the alert alive until that has returned.
+- (void)close {
+    [self.alert.window orderOut:nil];
+    WispAlertWindow *shown = self;
+    NSString *rid = self.requestID;
+    dispatch_async(dispatch_get_main_queue(), ^{
+        if (gAlerts[rid] == shown) {
+            [gAlerts removeObjectForKey:rid];
         }
     });
-    CFRunLoopWakeUp(CFRunLoopGetMain());
+}
+@end
+
+// WispAlertDismiss takes down the alert of requestID, if it shows, without
+// reporting a button.
+void WispAlertDismiss(const char *requestID) {
+    NSString *rid = [NSString stringWithUTF8String:requestID];
+    dispatch_async(dispatch_get_main_queue(), ^{
+        [gAlerts[rid] close];
+    });
 }
 
 // WispAlert shows the whole request in an alert, on the main queue, and
 // returns at once; the button pressed comes back through wispNotifyEvent.
 // The default button (Return) is Close: nothing is approved by a keystroke.
 // It needs no bundle and no permission: it is the fallback when
-// notifications are refused.
+// notifications are refused. A second alert for the same request replaces
+// the first.
 void WispAlert(const char *requestID, const char *title, const char *text, int approve) {
     NSString *rid = [NSString stringWithUTF8String:requestID];
     NSString *message = [NSString stringWithUTF8String:title];
     NSString *informative = [NSString stringWithUTF8String:text];
     dispatch_async(dispatch_get_main_queue(), ^{
-        NSAlert *alert = [NSAlert new];
-        alert.alertStyle = NSAlertStyleWarning;
-        alert.messageText = message;
-        alert.informativeText = informative;
-        [alert addButtonWithTitle:@"Close"];
-        [alert addButtonWithTitle:@"Deny"];
-        if (approve) {
-            [alert addButtonWithTitle:@"Approve once"];
-        }
-        [NSApp activateIgnoringOtherApps:YES];
         if (gAlerts == nil) {
             gAlerts = [NSMutableDictionary new];
         }
-        gAlerts[rid] = alert;
-        NSModalResponse response = [alert runModal];
-        if (gAlerts[rid] == alert) {
-            [gAlerts removeObjectForKey:rid];
+        [gAlerts[rid] close];
+        WispAlertWindow *shown = [WispAlertWindow new];
+        shown.requestID = rid;
+        shown.alert = [NSAlert new];
+        shown.alert.alertStyle = NSAlertStyleWarning;
+        shown.alert.messageText = message;
+        shown.alert.informativeText = informative;
+        NSArray<NSString *> *titles = approve ? @[ @"Close", @"Deny", @"Approve once" ] : @[ @"Close", @"Deny" ];
+        for (NSUInteger i = 0; i < titles.count; i++) {
+            NSButton *button = [shown.alert addButtonWithTitle:titles[i]];
+            button.tag = (NSInteger)i;
+            button.target = shown;
+            button.action = @selector(pressed:);
         }
-        const char *action = NULL;
-        if (response == NSAlertSecondButtonReturn) {
-            action = "deny";
-        } else if (response == NSAlertThirdButtonReturn) {
-            action = "approve";
-        }
-        if (action != NULL) {
-            wispNotifyEvent((char *)rid.UTF8String, (char *)action);
-        }
+        [shown.alert layout];
+        NSWindow *window = shown.alert.window;
+        window.level = NSFloatingWindowLevel;
+        [window center];
+        gAlerts[rid] = shown;
+        activate();
+        [window makeKeyAndOrderFront:nil];
     });
 }
 

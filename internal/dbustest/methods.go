@@ -12,6 +12,7 @@ type serverMethods struct{ s *NotificationServer }
 
 func (m serverMethods) Notify(sender dbus.Sender, appName string, replacesID uint32, icon, summary, body string,
 	actions []string, hints map[string]dbus.Variant, expireTimeout int32) (uint32, *dbus.Error) {
+	m.s.sendClosing()
 	return m.s.record(Recorded{
 		Sender: string(sender), AppName: appName, ReplacesID: replacesID, Icon: icon,
 		Summary: summary, Body: body, Actions: actions, Hints: hints, ExpireTimeout: expireTimeout,
@@ -30,5 +31,7 @@ func (m serverMethods) GetCapabilities() ([]string, *dbus.Error) {
 }
 
 func (m serverMethods) GetServerInformation() (name, vendor, version, specVersion string, err *dbus.Error) {
-	return "wisp-test", "wisp", "1", "1.2", nil
+	m.s.mu.Lock()
+	defer m.s.mu.Unlock()
+	return m.s.name, "wisp", m.s.version, "1.2", nil
 }

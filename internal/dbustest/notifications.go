@@ -64,12 +64,16 @@ type NotificationServer struct {
 
 	mu        sync.Mutex
 	caps      []string
+	name      string // what GetServerInformation answers
+	version   string
 	broadcast bool
 	nextID    uint32
 	calls     []Recorded
 	waited    int               // calls already returned by WaitNotify
 	changed   chan struct{}     // closed and replaced on each Notify
 	open      map[uint32]string // notification id -> sender, while shown
+	retired   map[uint32]bool   // closed ids a replacement does not get (HoldClose)
+	closing   []uint32          // closed by ClickBody, NotificationClosed not sent yet
 	closes    []uint32          // ids given to CloseNotification
 }
 
@@ -81,8 +85,11 @@ func StartNotificationServer(t testing.TB, address string) *NotificationServer {
 		t:       t,
 		conn:    Dial(t, address),
 		caps:    slices.Clone(DefaultCapabilities),
+		name:    "wisp-test",
+		version: "1",
 		changed: make(chan struct{}),
 		open:    map[uint32]string{},
+		retired: map[uint32]bool{},
 	}
 	serveAs(t, s.conn, serverMethods{s}, NotificationsName, NotificationsPath, NotificationsIface)
 	return s
@@ -93,6 +100,14 @@ func (s *NotificationServer) SetCapabilities(caps ...string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.caps = slices.Clone(caps)
+}
+
+// SetServerInformation replaces the name and version GetServerInformation
+// answers, to stand for a server by name (dunst 1.9.0).
+func (s *NotificationServer) SetServerInformation(name, version string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.name, s.version = name, version
 }
 
 // SetBroadcast makes the server broadcast its signals instead of sending
@@ -152,14 +167,44 @@ func (s *NotificationServer) CloseByUser(id uint32) {
 	s.mu.Unlock()
 }
 
+// ClickBody is a middle click on the body of notification id as dunst
+// handles it (its default mouse_middle_click, do_action and close_current):
+// ActionInvoked(id, "default"), then the notification closes, and its
+// NotificationClosed(id, 2) goes out before the server answers the next
+// Notify call, which is as late as dunst may send it (it sends both before
+// it reads its next call), and the order in which a poster that handles
+// the click at once hears them: the close after it posted the Details, and
+// before the reply. A replacement posted with replaces_id id gets the same
+// id, as dunst gives it, so the close the poster hears then is the old
+// banner's, not the replacement's.
+func (s *NotificationServer) ClickBody(id uint32) {
+	s.emit(id, "ActionInvoked", id, "default")
+	s.mu.Lock()
+	delete(s.open, id)
+	s.closing = append(s.closing, id)
+	s.mu.Unlock()
+}
+
+// sendClosing sends the NotificationClosed that ClickBody left to send.
+func (s *NotificationServer) sendClosing() {
+	s.mu.Lock()
+	ids := s.closing
+	s.closing = nil
+	s.mu.Unlock()
+	for _, id := range ids {
+		s.emit(id, "NotificationClosed", id, ClosedByUser)
+	}
+}
+
 // HoldClose closes notification id now, without a signal, and returns the
-// function that sends its NotificationClosed(id, 2) later. dunst closes a
-// banner when it acts on its default action: a replacement posted after
-// that gets a new id, and the close may reach the poster after it posted
-// the replacement, which is the order a test needs to reproduce.
+// function that sends its NotificationClosed(id, 2) later. It stands for a
+// server that numbers a replacement of a closed banner anew and whose close
+// may reach the poster after it posted the replacement, which is the order
+// a test needs to reproduce; a replacement gets a new id.
 func (s *NotificationServer) HoldClose(id uint32) (sendClosed func()) {
 	s.mu.Lock()
 	delete(s.open, id)
+	s.retired[id] = true
 	s.mu.Unlock()
 	return func() { s.emit(id, "NotificationClosed", id, ClosedByUser) }
 }
@@ -221,12 +266,13 @@ func (s *NotificationServer) send(dest, member string, body ...any) error {
 	return s.conn.Send(msg, nil).Err
 }
 
-// record stores one Notify call and gives it an id: the replaced one when
-// replaces_id names a notification still shown, a new one otherwise.
+// record stores one Notify call and gives it an id: the replaced one, as
+// dunst does even when that notification has closed (its id is reused),
+// unless HoldClose retired it; a new one otherwise.
 func (s *NotificationServer) record(r Recorded) uint32 {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, shown := s.open[r.ReplacesID]; r.ReplacesID != 0 && shown {
+	if r.ReplacesID != 0 && !s.retired[r.ReplacesID] {
 		r.ID = r.ReplacesID
 	} else {
 		s.nextID++

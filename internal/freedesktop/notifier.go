@@ -71,11 +71,16 @@ type Notifier struct {
 	serverErr error // why no server shows banners now; nil when one does
 }
 
-// shownNote is what a notification stands for: the request, and the
-// serial of the banner last posted in it.
+// shownNote is what a notification stands for: the request, the serial of
+// the banner last posted in it, and where in the connection's stream of
+// messages the reply that gave its id came. A server may give a
+// replacement the id of a banner that has just closed (dunst does, after a
+// click on the body closes it); a NotificationClosed that came before that
+// reply is the old banner's, not the replacement's.
 type shownNote struct {
 	request string
 	serial  uint64
+	since   dbus.Sequence
 }
 
 // Connect makes a Notifier on conn, which must stay open while the Notifier
@@ -218,7 +223,7 @@ func (n *Notifier) post(b Banner) error {
 	if prev, ok := n.byRequest[b.ID]; ok && prev.server == owner {
 		replaces = prev.id // a banner of a server that has since restarted is gone
 	}
-	id, err := n.notify(b, replaces)
+	id, since, err := n.notify(b, replaces)
 	if err != nil {
 		return err
 	}
@@ -227,18 +232,21 @@ func (n *Notifier) post(b Banner) error {
 			return fmt.Errorf("find which connection shows notification %d: %w", id, errors.Join(err, ErrNoServer))
 		}
 	}
-	n.remember(b.ID, notificationKey{owner, id}, b.Serial)
+	n.remember(b.ID, notificationKey{owner, id}, shownNote{request: b.ID, serial: b.Serial, since: since})
 	return nil
 }
 
-func (n *Notifier) notify(b Banner, replaces uint32) (uint32, error) {
+// notify calls Notify and returns the id given, and the place of the reply
+// in the connection's messages.
+func (n *Notifier) notify(b Banner, replaces uint32) (uint32, dbus.Sequence, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
 	var id uint32
-	err := n.service().CallWithContext(ctx, serviceFace+".Notify", 0,
+	call := n.service().CallWithContext(ctx, serviceFace+".Notify", 0,
 		appName, replaces, b.Icon, b.Title, b.bodyFor(slices.Contains(n.caps, capBodyMarkup)),
-		b.flatActions(), b.hints(), b.expireTimeout()).Store(&id)
-	return id, err
+		b.flatActions(), b.hints(), b.expireTimeout())
+	err := call.Store(&id)
+	return id, call.ResponseSequence, err
 }
 
 // serverOwner returns the unique name that owns the service now, or "" when
@@ -260,13 +268,13 @@ func (n *Notifier) serverOwner() (string, error) {
 
 // remember maps request ↔ notification both ways, replacing older entries
 // of either side. Callers hold n.mu.
-func (n *Notifier) remember(request string, key notificationKey, serial uint64) {
+func (n *Notifier) remember(request string, key notificationKey, note shownNote) {
 	n.drop(request)
 	if other, ok := n.byKey[key]; ok {
 		delete(n.byRequest, other.request)
 	}
 	n.byRequest[request] = key
-	n.byKey[key] = shownNote{request: request, serial: serial}
+	n.byKey[key] = note
 	n.saveRecord()
 }
 

@@ -62,7 +62,17 @@ func serverReach(conn *dbus.Conn) string {
 	if !slices.Contains(caps, capActions) {
 		return fmt.Sprintf("banners by %s %s, without buttons (answer in the menu)", info.Name, info.Version)
 	}
+	if how, ok := actionsWithoutButtons[info.Name]; ok {
+		return fmt.Sprintf("banners by %s %s, which draws no buttons: %s", info.Name, info.Version, how)
+	}
 	return fmt.Sprintf("banners by %s %s, with buttons", info.Name, info.Version)
+}
+
+// actionsWithoutButtons says, for the servers that offer a banner's
+// actions but draw no buttons, how a person reaches them (doc.go).
+var actionsWithoutButtons = map[string]string{
+	"dunst": "a middle click on a banner opens its details, and Approve once and Deny are in dunst's context menu (dunstctl context); the wisp menu answers too",
+	"mako":  "a click on a banner opens its details, and Approve once and Deny are in mako's menu (makoctl menu); the wisp menu answers too",
 }
 
 func hasOwner(conn *dbus.Conn, name string) bool {

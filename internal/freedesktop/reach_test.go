@@ -29,6 +29,11 @@ func TestReachSaysWhatWispBarFinds(t *testing.T) {
 	if got := freedesktop.Reach(); !strings.Contains(got, "a tray host shows its menu") || !strings.Contains(got, "banners by wisp-test 1, with buttons") {
 		t.Errorf("with both: %q", got)
 	}
+	server.SetServerInformation("dunst", "1.9.0")
+	want := "banners by dunst 1.9.0, which draws no buttons: a middle click on a banner opens its details, and Approve once and Deny are in dunst's context menu (dunstctl context); the wisp menu answers too"
+	if got := freedesktop.Reach(); !strings.HasSuffix(got, want) {
+		t.Errorf("with dunst:\n got  %q\n want it to end %q", got, want)
+	}
 	server.SetCapabilities("body")
 	if got := freedesktop.Reach(); !strings.Contains(got, "without buttons (answer in the menu)") {
 		t.Errorf("with a server without buttons: %q", got)

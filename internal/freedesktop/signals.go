@@ -49,14 +49,14 @@ func (n *Notifier) translate(sig *dbus.Signal) (Event, bool) {
 		if !ok {
 			return Event{}, false
 		}
-		note, ok := n.requestFor(notificationKey{sig.Sender, id}, false)
+		note, ok := n.requestFor(notificationKey{sig.Sender, id}, sig.Sequence, false)
 		return Event{ID: note.request, Action: key, Serial: note.serial}, ok
 	case signalNotificationClosed:
 		id, reason, ok := closedBody(sig.Body)
 		if !ok {
 			return Event{}, false
 		}
-		note, ok := n.requestFor(notificationKey{sig.Sender, id}, true)
+		note, ok := n.requestFor(notificationKey{sig.Sender, id}, sig.Sequence, true)
 		return Event{ID: note.request, Closed: true, Reason: reason, Serial: note.serial}, ok
 	case signalNameOwnerChanged:
 		n.ownerChanged(sig)
@@ -65,12 +65,17 @@ func (n *Notifier) translate(sig *dbus.Signal) (Event, bool) {
 }
 
 // requestFor finds the request a notification stands for, and forgets the
-// pair when the notification is gone.
-func (n *Notifier) requestFor(key notificationKey, gone bool) (shownNote, bool) {
+// pair when the notification is gone. A close that came before the reply
+// that gave the notification its id closed the banner it replaced, whose
+// id the server reused: it is dropped, and the replacement kept.
+func (n *Notifier) requestFor(key notificationKey, at dbus.Sequence, gone bool) (shownNote, bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	note, ok := n.byKey[key]
 	if ok && gone {
+		if at < note.since {
+			return shownNote{}, false
+		}
 		n.forgetRequest(note.request)
 	}
 	return note, ok

@@ -5,17 +5,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/wisp-sh/wisp/internal/approval"
+	"github.com/wisp-sh/wisp/internal/testenv"
 	"github.com/wisp-sh/wisp/internal/tools"
+	"github.com/wisp-sh/wisp/pending"
 )
 
 func TestToolsAreTheChatsAndTheServerNamesWisp(t *testing.T) {
@@ -132,7 +130,7 @@ func checkOutsideDialog(t *testing.T, e elicitation, line, dir string) {
 		s.Properties == nil || len(s.Properties) != 0 || len(s.Required) != 0 {
 		t.Errorf("the outside-sandbox form is not an empty schema titled as 0064 says: %+v", s)
 	}
-	want := "Command to run OUTSIDE the sandbox, this once:\n  " + line + "\nin " + dir + "\n· " + approval.OutsideReason + "\n"
+	want := "Command to run OUTSIDE the sandbox, this once:\n  " + line + "\nin " + dir + "\n· " + pending.OutsideReason + "\n"
 	if !strings.HasPrefix(e.Message, want) {
 		t.Errorf("message:\n%s\nwant it to open:\n%s", e.Message, want)
 	}
@@ -220,9 +218,6 @@ func TestOutOfBandAnswerWinsAndWithdrawsTheDialog(t *testing.T) {
 // markerLine runs copies of sleep named after a marker in a subshell: a
 // process group of several processes that a test can find by name.
 func markerLine(t *testing.T) (marker, line string) {
-	if runtime.GOOS != "linux" {
-		t.Skip("the tests find a command's processes in /proc")
-	}
 	var b [6]byte
 	rand.Read(b[:])
 	marker = "wisp-mcp-marker-" + hex.EncodeToString(b[:])
@@ -274,19 +269,13 @@ func TestDisconnectLeavesNoProcessAndNoPendingFile(t *testing.T) {
 	}
 }
 
-// alive lists the live processes whose command line holds marker.
-func alive(marker string) []int {
-	entries, _ := os.ReadDir("/proc")
+// alive lists the running processes whose command line holds marker
+// (testenv: /proc on Linux, ps on a Mac).
+func alive(t *testing.T, marker string) []int {
+	t.Helper()
 	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		// A zombie's command line is empty: only live processes count.
-		if cmdline, err := os.ReadFile("/proc/" + e.Name() + "/cmdline"); err == nil && strings.Contains(string(cmdline), marker) {
-			pids = append(pids, pid)
-		}
+	for _, p := range testenv.ProcessesWith(t, marker) {
+		pids = append(pids, p.PID)
 	}
 	return pids
 }
@@ -296,11 +285,11 @@ func alive(marker string) []int {
 func waitGone(t *testing.T, marker string) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		if len(alive(marker)) == 0 {
+		if len(alive(t, marker)) == 0 {
 			return
 		}
 	}
-	t.Fatalf("processes of the command outlived it: %v", alive(marker))
+	t.Fatalf("processes of the command outlived it: %v", alive(t, marker))
 }
 
 // waitExited waits until pid has exited (a zombie has: nobody may reap it
@@ -308,11 +297,7 @@ func waitGone(t *testing.T, marker string) {
 func waitExited(t *testing.T, pid int) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			return
-		}
-		if i := strings.LastIndexByte(string(stat), ')'); i > 0 && strings.HasPrefix(string(stat[i+1:]), " Z") {
+		if !testenv.Running(t, pid) {
 			return
 		}
 	}

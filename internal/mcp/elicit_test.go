@@ -13,6 +13,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/wisp-sh/wisp/internal/approval"
 	"github.com/wisp-sh/wisp/internal/tools"
+	"github.com/wisp-sh/wisp/pending"
 	"github.com/wisp-sh/wisp/policy"
 )
 
@@ -21,7 +22,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 var (
 	outsideRequest = approval.Request{
 		ID: "3f2a9c015e77d410", Line: "brew upgrade", Dir: "/Users/ana/src/shop", OutsideSandbox: true,
-		Level: policy.Moderate, Reasons: []string{approval.OutsideReason, "brew is not on the risk lists, so it counts as moderate"},
+		Level: policy.Moderate, Reasons: []string{pending.OutsideReason, "brew is not on the risk lists, so it counts as moderate"},
 		Scopes: []approval.Scope{approval.Once},
 	}
 	ordinaryRequest = approval.Request{

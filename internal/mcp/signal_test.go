@@ -34,7 +34,7 @@ func TestSignalEndsTheCallsInFlight(t *testing.T) {
 		go cs.CallTool(ctx, &sdk.CallToolParams{Name: "run_command", Arguments: args})
 	}
 	waitFor(t, "the command to run and the request to be filed", func() bool {
-		return len(alive(marker)) >= 2 && len(w.pendingLeft()) == 1
+		return len(alive(t, marker)) >= 2 && len(w.pendingLeft()) == 1
 	})
 	cmd.Process.Signal(syscall.SIGTERM)
 	waitExited(t, cmd.Process.Pid)

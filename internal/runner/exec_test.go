@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/wisp-sh/wisp/internal/testenv"
 )
 
 func sh(line string) []string { return []string{"/bin/sh", "-c", line} }
@@ -107,21 +109,15 @@ func TestBackgroundChildHoldingThePipeDoesNotHang(t *testing.T) {
 	}
 }
 
-// processesMatching lists /proc entries whose command line contains m.
+// processesMatching lists the running processes whose command line
+// contains m (testenv.Processes: /proc on Linux, ps on a Mac).
 func processesMatching(t *testing.T, m string) []string {
 	t.Helper()
 	var found []string
 	for range 50 { // the kernel reaps asynchronously; give it a moment
 		found = found[:0]
-		entries, _ := os.ReadDir("/proc")
-		for _, e := range entries {
-			b, err := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-			if err == nil && bytes.Contains(b, []byte(m)) && e.Name() != fmt.Sprint(os.Getpid()) {
-				stat, _ := os.ReadFile("/proc/" + e.Name() + "/stat")
-				if !bytes.Contains(stat, []byte(") Z ")) {
-					found = append(found, e.Name()+": "+strings.ReplaceAll(string(b), "\x00", " "))
-				}
-			}
+		for _, p := range testenv.ProcessesWith(t, m) {
+			found = append(found, fmt.Sprintf("%d: %s", p.PID, p.Args))
 		}
 		if len(found) == 0 {
 			return nil

@@ -87,6 +87,15 @@ func (r *Runner) networkSpec(spec sandbox.Spec) sandbox.Spec {
 	return spec.ThroughProxy(r.net.spec)
 }
 
+// NetworkOn says whether the commands wisp runs reach the network: the
+// one answer every face shows (chat's /status, the tui's status line).
+// Unconfined (--unsafe, the sandbox off, nested) they reach it whatever
+// allowNetwork says; confined, as the sandbox's spec says, and not when
+// only wisp's proxy is open to them.
+func (r *Runner) NetworkOn() bool {
+	return r.Resolve(false) != ModeConfined || r.networkSpec(r.Spec).NetworkMode() == "on"
+}
+
 // ProxyAddr is the proxy's address (127.0.0.1:PORT), or "" when there is
 // none.
 func (r *Runner) ProxyAddr() string {

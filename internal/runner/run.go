@@ -90,8 +90,13 @@ func (r *Runner) notePutBack(res *Result) {
 	}
 }
 
-// checkRefusal reads a failed, confined command's output for the
-// sandbox's refusal (0054) and sets the one sandbox: line.
+// checkRefusal reads a confined command's output for the sandbox's
+// refusal (0054) and sets the one sandbox: line. A command that exited 0
+// is read too: a refusal in the middle of a line (touch /x; echo done) is
+// still one the person and the model should hear of (issue 28 item 5). The
+// check's first pass looks only for an errno text a refusal can make, so
+// a clean output costs one scan; and of a command that worked only a
+// refusal the output names is told, not a guess or another cause.
 func (r *Runner) checkRefusal(mode Mode, spec sandbox.Spec, view *capture, res *Result) {
 	switch {
 	case mode == ModeOutside && res.Origin == Person:
@@ -103,10 +108,14 @@ func (r *Runner) checkRefusal(mode Mode, spec sandbox.Spec, view *capture, res *
 	case mode == ModeSandboxOff && res.SandboxLine == "":
 		res.SandboxLine = r.offLine()
 		return
-	case mode != ModeConfined || res.ExitCode == 0:
+	case mode != ModeConfined:
 		return
 	}
-	res.Refusal = refusal.Check(r.refusalInput(spec, view.Bytes()))
+	res.Refusal = refusal.Check(r.refusalInput(spec, res.Line, view.Bytes()))
+	if res.ExitCode == 0 && !res.Refusal.Certain() {
+		res.Refusal = refusal.Result{}
+		return
+	}
 	offer := r.Config.CommandPolicy.Sandbox.AllowOutsideSandbox
 	res.SandboxLine = res.Refusal.ModelLine(r.Spec.Roots, offer)
 	res.PersonNote = res.Refusal.PersonNote(r.Spec.Roots)
@@ -162,7 +171,7 @@ func (r *Runner) auditOutcome(req Request, res Result) {
 	if req.Origin == Person {
 		r.log(audit.CommandTyped{
 			Command: req.Line, OutsideSandbox: req.OutsideSandbox, ExitCode: res.ExitCode,
-			SandboxRefused: res.Refusal.Verdict == refusal.Refused || res.Refusal.Verdict == refusal.RefusedRead || res.Refusal.Verdict == refusal.Guess,
+			SandboxRefused: res.Refusal.BySandbox(),
 			SandboxRefusal: string(res.Refusal.Verdict), SandboxPaths: res.Refusal.Paths,
 		})
 	}

@@ -211,15 +211,17 @@ func (r *Runner) dir() string {
 }
 
 // refusalInput is what the refusal check needs of this runner.
-func (r *Runner) refusalInput(spec sandbox.Spec, output []byte) refusal.Input {
+func (r *Runner) refusalInput(spec sandbox.Spec, line string, output []byte) refusal.Input {
 	return refusal.Input{
-		Output:     output,
-		Dir:        r.dir(),
-		Home:       r.userHome(),
-		Roots:      spec.Roots,
-		Protected:  spec.Protected,
-		NetworkOff: !spec.Network,
-		DenyRead:   spec.DenyRead, AllowRead: spec.AllowRead,
+		Output:      output,
+		Command:     line,
+		Dir:         r.dir(),
+		Home:        r.userHome(),
+		Roots:       spec.Roots,
+		Protected:   spec.Protected,
+		NetworkOff:  !spec.Network,
+		UnixSockets: spec.UnixSockets,
+		DenyRead:    spec.DenyRead, AllowRead: spec.AllowRead,
 	}
 }
 

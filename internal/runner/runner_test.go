@@ -108,9 +108,11 @@ func TestConfinedWriteOutsideIsRefusedAndNamed(t *testing.T) {
 	assertAudit(t, f.home, `"event":"command.outcome"`, `"sandboxRefusal":"refused"`, `"sandbox":"`+f.r.Backend.Name()+`"`)
 }
 
+// grep reads a file every system has (macOS has no /etc/hostname) and
+// finds nothing: exit 1, a plain failure.
 func TestPlainFailureGetsNoSandboxLine(t *testing.T) {
 	f := newFixture(t, true)
-	res := f.run(t, runner.Request{Line: "grep -q nothing-here /etc/hostname", Origin: runner.Model})
+	res := f.run(t, runner.Request{Line: "grep -q nothing-here /etc/hosts", Origin: runner.Model})
 	if res.ExitCode != 1 || res.SandboxLine != "" {
 		t.Errorf("grep with no match: exit %d, sandbox line %q", res.ExitCode, res.SandboxLine)
 	}

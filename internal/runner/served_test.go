@@ -1,24 +1,38 @@
 package runner_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/wisp-sh/wisp/internal/runner"
+	"github.com/wisp-sh/wisp/internal/testenv"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 
 // servedParent is the line that prints the parent's command line: under
-// the served helper, "__sandbox-exec ... --serve".
+// the served helper, "__sandbox-exec ... --serve". It reads /proc inside
+// the helper's PID namespace, which only Linux has, as it has the only
+// served helper (needServed).
 const servedParent = `tr '\0' ' ' < /proc/$PPID/cmdline`
 
+// needServed skips where there is no served helper: only Linux has one
+// (sandbox/server_other.go), and elsewhere each command runs through a
+// helper of its own, which runner_test.go's tests cover. Run there, these
+// would check a helper that is not there, and one stops its parent.
+func needServed(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("only Linux has a served sandbox helper; elsewhere each command has its own (runner_test.go)")
+	}
+}
+
 func TestServedCommandIsConfined(t *testing.T) {
+	needServed(t)
 	f := newFixture(t, true)
 	t.Cleanup(f.r.Close)
 	res := f.run(t, runner.Request{Line: servedParent, Origin: runner.Model})
@@ -39,6 +53,7 @@ func TestServedCommandIsConfined(t *testing.T) {
 }
 
 func TestServedTimeoutEndsTheGroup(t *testing.T) {
+	needServed(t)
 	f := newFixture(t, true)
 	t.Cleanup(f.r.Close)
 	f.r.Grace = 100 * time.Millisecond
@@ -57,6 +72,7 @@ func TestServedTimeoutEndsTheGroup(t *testing.T) {
 }
 
 func TestServedHelperFollowsANewRoot(t *testing.T) {
+	needServed(t)
 	f := newFixture(t, true)
 	t.Cleanup(f.r.Close)
 	f.run(t, runner.Request{Line: "true", Origin: runner.Model})
@@ -67,16 +83,12 @@ func TestServedHelperFollowsANewRoot(t *testing.T) {
 	}
 }
 
-// commandLinesWith lists the live processes whose command line holds s.
+// commandLinesWith lists the running processes whose command line holds s.
 func commandLinesWith(t *testing.T, s string) []string {
 	t.Helper()
-	paths, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 	var out []string
-	for _, p := range paths {
-		data, err := os.ReadFile(p)
-		if err == nil && bytes.Contains(data, []byte(s)) && !bytes.Contains(data, []byte("commandLinesWith")) {
-			out = append(out, string(bytes.ReplaceAll(data, []byte{0}, []byte{' '})))
-		}
+	for _, p := range testenv.ProcessesWith(t, s) {
+		out = append(out, p.Args)
 	}
 	return out
 }
@@ -85,6 +97,7 @@ func commandLinesWith(t *testing.T, s string) []string {
 // does not hang the session: its run ends, and the next command runs,
 // confined, through a helper of its own.
 func TestServedHelperStoppedByItsCommand(t *testing.T) {
+	needServed(t)
 	f := newFixture(t, true)
 	t.Cleanup(f.r.Close)
 	done := make(chan string, 1)

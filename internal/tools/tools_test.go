@@ -132,7 +132,7 @@ func TestNoNudgeWithoutAddDirectoryOrForAPlainFailure(t *testing.T) {
 		t.Errorf("nudged where add_directory is not offered:\n%s", got)
 	}
 	w = newWorld(t, true)
-	if got := w.call(t, "run_command", `{"command": "grep -q nothing /etc/hostname"}`); strings.Contains(got, "note:") || strings.Contains(got, "sandbox:") {
+	if got := w.call(t, "run_command", `{"command": "grep -q nothing /etc/hosts"}`); strings.Contains(got, "note:") || strings.Contains(got, "sandbox:") {
 		t.Errorf("a plain failure got a note:\n%s", got)
 	}
 }

@@ -8,12 +8,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/wisp-sh/wisp/internal/approval"
+	"github.com/wisp-sh/wisp/pending"
 	"github.com/wisp-sh/wisp/policy"
 )
 
 func outsideRequest() approval.Request {
 	return approval.Request{ID: "a1", Line: "brew upgrade", Dir: "/home/ana/shop", OutsideSandbox: true,
-		Level: policy.Moderate, Reasons: []string{approval.OutsideReason}, Scopes: []approval.Scope{approval.Once}}
+		Level: policy.Moderate, Reasons: []string{pending.OutsideReason}, Scopes: []approval.Scope{approval.Once}}
 }
 
 // The OUTSIDE dialog: its words, no key before the settle time, y alone

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/render"
+	"github.com/wisp-sh/wisp/pending"
 )
 
 // cardTailLines is how much of a command's output its card shows: the
@@ -108,7 +109,7 @@ func (l layout) cardHead(c *card) []string {
 	case c.command != "":
 		head := "● " + render.Line(c.command)
 		if c.asksOutside {
-			return append(wrap(head, l.width, l.st.card.Bold(true)), l.st.danger.Render("  asks to run OUTSIDE the sandbox"))
+			return append(wrap(head, l.width, l.st.card.Bold(true)), l.st.danger.Render("  "+pending.OutsideAsks))
 		}
 		return wrap(head, l.width, l.st.card.Bold(true))
 	}

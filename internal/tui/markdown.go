@@ -7,39 +7,45 @@ import (
 	"github.com/wisp-sh/wisp/internal/render"
 )
 
-// markdown lays out the model's words at width: headings in bold, code
-// blocks dimmed and indented, list bullets as •, everything wrapped. It is
-// deliberately small (docs/tui.md says why glamour is not used). The text
-// goes through render first: an escape sequence in it shows as its
-// escape, so only the styles added here reach the terminal.
+// markdown lays out the model's words at width with the one renderer
+// of them, render.Markdown, that the plain chat streams through: marks
+// dropped, headings and emphasis styled, bullets as •, links with their
+// targets, code as it is (issue 28 item 11). render makes the text safe
+// first, so only the styles it adds reach the terminal. Its lines are
+// then wrapped here, their styles kept, at the transcript's width.
 func markdown(text string, width int, st styles) []string {
+	var b strings.Builder
+	w := render.NewWriter(&b, nil) // unwrapped: a retracted word would leave backspaces
+	md := render.NewMarkdown(w, st.markdown)
+	md.Write(text)
+	md.End()
+	w.Flush()
 	var out []string
-	code := false
-	for _, line := range strings.Split(strings.TrimRight(render.Text(text), "\n"), "\n") {
-		trimmed := strings.TrimSpace(line)
-		switch {
-		case strings.HasPrefix(trimmed, "```"):
-			code = !code
-			continue
-		case code:
-			out = append(out, wrap("  "+expandTabs(line), width, st.dim)...)
-			continue
-		}
-		out = append(out, markdownLine(line, width, st)...)
+	for _, line := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+		out = append(out, wrapStyled(st.markdown.Reset+expandTabs(line), width, st.markdown.Reset)...)
 	}
 	return out
 }
 
-func markdownLine(line string, width int, st styles) []string {
-	trimmed := strings.TrimLeft(line, " ")
-	indent := line[:len(line)-len(trimmed)]
-	switch {
-	case strings.HasPrefix(trimmed, "#"):
-		return wrap(strings.TrimSpace(strings.TrimLeft(trimmed, "#")), width, st.bold)
-	case strings.HasPrefix(trimmed, "- ") || strings.HasPrefix(trimmed, "* "):
-		return hang(indent+"• ", trimmed[2:], width, st.text)
+// wrapStyled breaks s, which carries its styles, at width. With colour
+// (base set), each line ends every style and a line after the first
+// starts in base, the face's text colour: a span broken in two keeps its
+// style on its first line only.
+func wrapStyled(s string, width int, base string) []string {
+	if width < 1 {
+		width = 1
 	}
-	return wrap(expandTabs(line), width, st.text)
+	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
+	if base == "" {
+		return lines
+	}
+	for i := range lines {
+		if i > 0 {
+			lines[i] = base + lines[i]
+		}
+		lines[i] += "\x1b[0m"
+	}
+	return lines
 }
 
 // styler is what wrap needs of a lipgloss.Style.

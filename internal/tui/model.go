@@ -291,7 +291,7 @@ func (m *Model) pendingChanged(list []pending.Pending) {
 
 // ask queues a question; the first waiting is on screen.
 func (m *Model) ask(a askMsg) tea.Cmd {
-	m.dialogs = append(m.dialogs, &dialog{req: a.req, host: a.host, reply: a.reply, opened: m.o.Now()})
+	m.dialogs = append(m.dialogs, newDialog(a.req, a.host, a.reply, m.o.Now(), m.o.Settle))
 	if len(m.dialogs) == 1 {
 		return m.settleTick()
 	}
@@ -307,7 +307,7 @@ func (m *Model) settleTick() tea.Cmd {
 
 func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 	d := m.dialogs[0]
-	ans, ok := d.key(k, m.o.Now(), m.o.Settle)
+	ans, ok := d.key(k, m.o.Now())
 	if !ok {
 		return nil
 	}
@@ -323,7 +323,7 @@ func (m *Model) nextDialog() tea.Cmd {
 		m.dialogs = nil
 		return nil
 	}
-	m.dialogs[0].opened = m.o.Now()
+	m.dialogs[0].open(m.o.Now(), m.o.Settle)
 	return m.settleTick()
 }
 

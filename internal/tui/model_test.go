@@ -15,6 +15,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/wisp-sh/wisp/internal/agent"
+	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/pending"
 )
 
@@ -327,7 +328,7 @@ func (l emittingLoop) RunTyped(_ context.Context, t agent.Typed) error {
 // the command's own output as it came; then it takes the terminal back.
 func TestTypedRunWritesToTheTerminal(t *testing.T) {
 	f := NewFace()
-	st := newStyles(Dark, true)
+	st := newStyles(render.Dark, true)
 	var out strings.Builder
 	r := &typedRun{ctx: context.Background(), loop: emittingLoop{f}, t: agent.Typed{Command: "touch /x", OutsideSandbox: true}, face: f, st: st}
 	r.SetStdout(&out)

@@ -1,121 +1,15 @@
 package tui
 
 import (
-	"image/color"
-	"math"
-	"strconv"
-
 	"charm.land/lipgloss/v2"
+	"github.com/wisp-sh/wisp/internal/render"
 )
 
-// Palette is every colour the face uses, as #RRGGBB. Record 0064's
-// amendment (item 6) names command (the amber of command mode, chosen
-// from renders), commandSent (half its brightness, under a sent !
-// line), outside (#D27068, a muted red darker and greyer than ember and
-// removed), outsideSent (#693834, half outside's brightness) and removed
-// (#FF6B6B, the danger colour). Each is a box's background with its text
-// colour beside it; Pairs lists every text and background that meet, and
-// the palette check holds each to WCAG AA (4.5:1).
-//
-// Background is the terminal's own background as the palette assumes it:
-// the face never paints it, it is what the plain text and the dim text are
-// read against.
-type Palette struct {
-	Name string
+// The face's colours are the one palette, render's (docs/decisions.md, D28).
+type Palette = render.Palette
 
-	Background, Text, Dim, Warning string
-
-	Box, BoxText string // the normal input box
-
-	Command, CommandText         string // the command-mode box (black text)
-	CommandSent, CommandSentText string // a sent ! line in the transcript
-	Outside, OutsideText         string // the outside-mode box (command mode's black text)
-	OutsideSent, OutsideSentText string // a sent !! line in the transcript
-
-	Ember, EmberText     string // what is live: a running command's card, the model streaming
-	Removed, RemovedText string // danger: runs OUTSIDE the sandbox, --unsafe, a refusal
-
-	Status, StatusText string // the status line
-	Modal, ModalText   string // the approval dialog and the request list
-	Card, CardText     string // a command card's head
-}
-
-// Dark is the palette for a dark terminal, and the one used when the
-// terminal does not say.
-var Dark = Palette{
-	Name:       "dark",
-	Background: "#1E1E1E", Text: "#E4E4E4", Dim: "#A0A0A0", Warning: "#E5A50A",
-	Box: "#303030", BoxText: "#EEEEEE",
-	Command: "#E5A50A", CommandText: "#000000",
-	CommandSent: "#725205", CommandSentText: "#FFFFFF",
-	Outside: "#D27068", OutsideText: "#000000",
-	OutsideSent: "#693834", OutsideSentText: "#FFFFFF",
-	Ember: "#FF8A5B", EmberText: "#000000",
-	Removed: "#FF6B6B", RemovedText: "#000000",
-	Status: "#3A3A3A", StatusText: "#E4E4E4",
-	Modal: "#262626", ModalText: "#F0F0F0",
-	Card: "#2A2A2A", CardText: "#E4E4E4",
-}
-
-// Light is the palette for a light terminal. The boxes of the modes keep
-// their colours, so a mode looks the same on either; the text around them
-// is darker.
-var Light = Palette{
-	Name:       "light",
-	Background: "#FFFFFF", Text: "#1A1A1A", Dim: "#5E5E5E", Warning: "#805300",
-	Box: "#E8E8E8", BoxText: "#111111",
-	Command: "#E5A50A", CommandText: "#000000",
-	CommandSent: "#725205", CommandSentText: "#FFFFFF",
-	Outside: "#D27068", OutsideText: "#000000",
-	OutsideSent: "#693834", OutsideSentText: "#FFFFFF",
-	Ember: "#FF8A5B", EmberText: "#000000",
-	Removed: "#FF6B6B", RemovedText: "#000000",
-	Status: "#DADADA", StatusText: "#111111",
-	Modal: "#F4F4F4", ModalText: "#111111",
-	Card: "#EFEFEF", CardText: "#1A1A1A",
-}
-
-// Pair is a text colour on a background colour.
-type Pair struct{ Name, Text, Background string }
-
-// Pairs is every text and background that meet on the screen.
-func (p Palette) Pairs() []Pair {
-	return []Pair{
-		{"text", p.Text, p.Background}, {"dim", p.Dim, p.Background}, {"warning", p.Warning, p.Background},
-		{"box", p.BoxText, p.Box},
-		{"command", p.CommandText, p.Command}, {"commandSent", p.CommandSentText, p.CommandSent},
-		{"outside", p.OutsideText, p.Outside}, {"outsideSent", p.OutsideSentText, p.OutsideSent},
-		{"ember", p.EmberText, p.Ember}, {"removed", p.RemovedText, p.Removed},
-		{"status", p.StatusText, p.Status}, {"modal", p.ModalText, p.Modal}, {"card", p.CardText, p.Card},
-		{"dim on card", p.Dim, p.Card}, {"dim on modal", p.Dim, p.Modal}, {"warning on modal", p.Warning, p.Modal},
-	}
-}
-
-// Contrast is the WCAG 2 contrast ratio of two #RRGGBB colours, 1 to 21.
-func Contrast(a, b string) float64 {
-	la, lb := luminance(a), luminance(b)
-	if la < lb {
-		la, lb = lb, la
-	}
-	return (la + 0.05) / (lb + 0.05)
-}
-
-func luminance(hex string) float64 {
-	c := parseHex(hex)
-	lin := func(v uint8) float64 {
-		s := float64(v) / 255
-		if s <= 0.04045 {
-			return s / 12.92
-		}
-		return math.Pow((s+0.055)/1.055, 2.4)
-	}
-	return 0.2126*lin(c.R) + 0.7152*lin(c.G) + 0.0722*lin(c.B)
-}
-
-func parseHex(hex string) color.RGBA {
-	v, _ := strconv.ParseUint(hex[1:], 16, 32)
-	return color.RGBA{R: uint8(v >> 16), G: uint8(v >> 8), B: uint8(v), A: 0xff}
-}
+// PaletteFor picks the palette (render.PaletteFor).
+func PaletteFor(theme string, dark bool) Palette { return render.PaletteFor(theme, dark) }
 
 // styles are the palette as lipgloss styles; with colour off, every style
 // is plain and the markers alone tell the modes apart.
@@ -126,6 +20,7 @@ type styles struct {
 	commandSent, outsideSent          lipgloss.Style
 	ember, removed, status, modal     lipgloss.Style
 	card, modalTitle, danger, spinner lipgloss.Style
+	markdown                          render.MarkdownStyle // the model's words (render.Markdown)
 }
 
 func newStyles(p Palette, colour bool) styles {
@@ -149,6 +44,9 @@ func newStyles(p Palette, colour bool) styles {
 	s.modalTitle = s.modal.Bold(true)
 	s.danger = s.removed
 	s.spinner = fg(p.Warning)
+	s.markdown = render.MarkdownStyle{Reset: "\x1b[0;" + render.Foreground(p.Text) + "m",
+		Bold: "\x1b[1m", Italic: "\x1b[3m", Heading: "\x1b[1;4m",
+		Code: "\x1b[" + render.Foreground(p.Dim) + "m", Dim: "\x1b[" + render.Foreground(p.Dim) + "m"}
 	return s
 }
 
@@ -161,20 +59,4 @@ func (s styles) boxStyle(m Mode) lipgloss.Style {
 		return s.outside
 	}
 	return s.box
-}
-
-// PaletteFor picks the palette: theme "dark" or "light" as configured
-// (ui.theme), else by the terminal's background when it told (dark is
-// true when it did not).
-func PaletteFor(theme string, dark bool) Palette {
-	switch theme {
-	case "light":
-		return Light
-	case "dark":
-		return Dark
-	}
-	if dark {
-		return Dark
-	}
-	return Light
 }

@@ -71,7 +71,7 @@ func (m *Model) panel() []string {
 	var body []styledLine
 	switch {
 	case len(m.dialogs) > 0:
-		body = m.dialogs[0].lines(m.o.Now(), m.o.Settle, m.st)
+		body = m.dialogs[0].lines(m.o.Now(), m.st)
 		if n := len(m.dialogs) - 1; n > 0 {
 			body = append(body, styledLine{"(" + itoa(n) + " more waiting)", m.st.modal})
 		}

@@ -47,6 +47,11 @@ func BenchmarkCheck(b *testing.B) {
 	b.Run("no-errno", func(b *testing.B) {
 		benchCheck(b, in(quiet, filepath.Clean), None)
 	})
+	b.Run("no-errno-network-off", func(b *testing.B) {
+		off := in(quiet, filepath.Clean)
+		off.NetworkOff = true // the needles of a refused connection with no errno text, too
+		benchCheck(b, off, None)
+	})
 	b.Run("one-errno-lexical", func(b *testing.B) {
 		benchCheck(b, in(loud, filepath.Clean), Refused)
 	})

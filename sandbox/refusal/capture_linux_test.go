@@ -77,13 +77,17 @@ var captureCases = []captureCase{
 	{name: "unprivileged-locked-dir", line: `touch locked/x`, unprivileged: true, verdict: NotTheSandbox, want: []string{"$WORK/root/locked/x"}},
 	{name: "unprivileged-outside", line: `touch "$OUT/by-user"`, unprivileged: true, verdict: Refused, want: []string{"$WORK/outside/by-user"}},
 
-	// No path to check: a process, a connection with the network off.
+	// No path to check: a process.
 	{name: "kill-outside-domain", line: `kill -0 "$PARENT"`, verdict: Guess},
-	{name: "net-off-curl", line: `curl -sS http://127.0.0.1:9/`, needs: "curl", networkOff: true, verdict: Guess},
-	{name: "net-off-git", line: `git ls-remote http://127.0.0.1:9/x`, needs: "git", networkOff: true, verdict: Guess},
-	{name: "net-off-npm", line: `npm view left-pad --registry http://127.0.0.1:9/ --fetch-retries=0 --offline=false`, needs: "npm", networkOff: true, verdict: Guess},
-	{name: "net-off-bash-dev-tcp", line: `bash -c 'echo > /dev/tcp/127.0.0.1/9'`, networkOff: true, verdict: Guess},
-	{name: "net-off-python-socket", line: `python3 -c 'import socket; socket.create_connection(("127.0.0.1", 9))'`, needs: "python3", networkOff: true, verdict: Guess},
+
+	// A connection with the network off: the sandbox's, named as such.
+	{name: "net-off-curl", line: `curl -sS http://127.0.0.1:9/`, needs: "curl", networkOff: true, verdict: Network},
+	{name: "net-off-curl-name", line: `curl -sS http://registry.npmjs.org/`, needs: "curl", networkOff: true, verdict: Network},
+	{name: "net-off-git", line: `git ls-remote http://127.0.0.1:9/x`, needs: "git", networkOff: true, verdict: Network},
+	{name: "net-off-npm", line: `npm view left-pad --registry http://127.0.0.1:9/ --fetch-retries=0 --offline=false`, needs: "npm", networkOff: true, verdict: Network},
+	{name: "net-off-bash-dev-tcp", line: `bash -c 'echo > /dev/tcp/127.0.0.1/9'`, networkOff: true, verdict: Network},
+	{name: "net-off-python-socket", line: `python3 -c 'import socket; socket.create_connection(("127.0.0.1", 9))'`, needs: "python3", networkOff: true, verdict: Network},
+	{name: "net-off-ssh", line: `ssh -o BatchMode=yes -p 9 git@127.0.0.1 true`, needs: "ssh", networkOff: true, verdict: Network},
 
 	// No verdict: the network on (nothing listening), a plain failure.
 	{name: "net-on-curl", line: `curl -sS http://127.0.0.1:9/`, needs: "curl", verdict: None},

@@ -44,26 +44,6 @@ func isLoginRefusal(tail string) bool {
 	return false
 }
 
-var networkWords = setOf("connect", "connectx", "connecting", "connection", "socket", "bind", "urlopen", "sendto", "sendmsg")
-
-// isNetwork: a refused connection (curl's "Failed to connect to …", bash's
-// "connect:" and /dev/tcp/…, nc's and ssh's "connect to …", git's URL).
-// Words inside a path ("/x/connect/f", "connector.go") do not count.
-func isNetwork(line string) bool {
-	for _, s := range []string{"://", "/dev/tcp/", "/dev/udp/"} {
-		if strings.Contains(line, s) {
-			return true
-		}
-	}
-	for _, w := range strings.Fields(line) {
-		w = strings.Trim(w, ":,;.()[]<>'\"")
-		if !strings.ContainsAny(w, "/.") && networkWords(strings.ToLower(w)) {
-			return true
-		}
-	}
-	return false
-}
-
 // notPaths are words a "name: WORD: errno" line has where a file name could
 // be: labels, shell builtins, system calls, programs.
 var notPaths = setOf("error", "fatal", "warning", "warn", "panic", "e", "err", "info",

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,7 +20,8 @@ type fixture struct {
 	comment                  string
 	command, goos, dir, home string
 	roots, protected, links  []string // links: "FROM -> TO", a symlink the resolver follows
-	networkOff               bool
+	setID                    []string // set-ID programs, as the fixture's system has them
+	networkOff, unixSockets  bool
 	verdict                  Verdict
 	paths, refused           []string
 	errno, model, person     string
@@ -40,7 +42,8 @@ func TestCorpus(t *testing.T) {
 			f := readFixture(t, file).replace("$WORK", fixtureWork)
 			defer setGOOS(f.goos)()
 			in := Input{Output: f.output, Dir: f.dir, Home: f.home, Roots: f.roots, Protected: f.protected,
-				NetworkOff: f.networkOff, Resolve: linkResolver(f.links)}
+				NetworkOff: f.networkOff, UnixSockets: f.unixSockets, Command: f.command, Resolve: linkResolver(f.links),
+				SetID: func(p string) bool { return slices.Contains(f.setID, p) }}
 			r := Check(in)
 			got := fixture{verdict: r.Verdict, paths: r.Paths, refused: r.Refused, errno: r.Errno,
 				model: r.ModelLine(f.roots, true), person: r.PersonNote(f.roots)}
@@ -135,7 +138,7 @@ func (f *fixture) set(key, value string) bool {
 	text := map[string]*string{"command": &f.command, "goos": &f.goos, "dir": &f.dir, "home": &f.home,
 		"errno": &f.errno, "model": &f.model, "person": &f.person}
 	list := map[string]*[]string{"root": &f.roots, "protected": &f.protected, "link": &f.links,
-		"path": &f.paths, "refused": &f.refused}
+		"path": &f.paths, "refused": &f.refused, "setid": &f.setID}
 	switch {
 	case text[key] != nil:
 		*text[key] = value
@@ -143,6 +146,8 @@ func (f *fixture) set(key, value string) bool {
 		*list[key] = append(*list[key], value)
 	case key == "network":
 		f.networkOff = value == "off"
+	case key == "unix-sockets":
+		f.unixSockets = value == "on"
 	case key == "verdict":
 		f.verdict = Verdict(strings.TrimPrefix(value, "none"))
 	default:

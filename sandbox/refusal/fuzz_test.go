@@ -49,8 +49,12 @@ func checkCoherent(t *testing.T, r Result) {
 		ok = len(r.Refused) > 0
 	case NotTheSandbox:
 		ok = len(r.Paths) > 0 && len(r.Refused) == 0
-	case Guess:
+	case Guess, Network, NestedSandbox:
 		ok = len(r.Refused) == 0 && r.Errno != ""
+	case RefusedSocket:
+		ok = len(r.Refused) == 0 && r.Errno != "" && !r.ViaProxy
+	case SetID:
+		ok = len(r.Paths) > 0 && slices.Equal(r.Paths, r.Refused)
 	default:
 		ok = false
 	}

@@ -29,6 +29,14 @@ func (r Result) ModelLine(roots []string, offerOutside bool) string {
 	switch r.Verdict {
 	case RefusedRead:
 		return r.secretModelLine()
+	case Network:
+		return r.networkModelLine(offerOutside)
+	case RefusedSocket:
+		return r.socketModelLine(offerOutside)
+	case SetID:
+		return r.setIDModelLine(offerOutside)
+	case NestedSandbox:
+		return r.nestedModelLine(offerOutside)
 	case Refused:
 		line = "sandbox: refused writing to " + r.refusedClause(roots)
 	case NotTheSandbox:
@@ -39,8 +47,14 @@ func (r Result) ModelLine(roots []string, offerOutside bool) string {
 	default:
 		return ""
 	}
-	if offerOutside && r.Verdict != NotTheSandbox {
-		line += offer
+	return withOffer(line, offerOutside && r.Verdict != NotTheSandbox)
+}
+
+// withOffer ends line with 0064's offer when the operator allows the run
+// outside the sandbox.
+func withOffer(line string, offerOutside bool) string {
+	if offerOutside {
+		return line + offer
 	}
 	return line
 }
@@ -51,6 +65,14 @@ func (r Result) PersonNote(roots []string) string {
 	switch r.Verdict {
 	case RefusedRead:
 		return r.secretPersonNote()
+	case Network:
+		return r.networkPersonNote()
+	case RefusedSocket:
+		return r.socketPersonNote()
+	case SetID:
+		return r.setIDPersonNote()
+	case NestedSandbox:
+		return r.nestedPersonNote()
 	case Refused:
 		return "· the sandbox refused writing to " + r.refusedClause(roots)
 	case NotTheSandbox:

@@ -10,13 +10,16 @@
 // verdict changes only what the model and the person are told, never what
 // runs or what the sandbox allows.
 //
-// A refused network connection is a guess, worded as 0054's guess line
-// (which names "a network connection"), not a line of its own: with the
-// network off Landlock refuses every TCP connection with EACCES, but so can
-// another security module, and Landlock leaves UDP alone, so the output
-// alone cannot make it certain; and no record gives a network line's
-// wording. It counts only while the network is off (Input.NetworkOff): with
-// it on the sandbox refuses no connection, so a refused one says nothing.
+// A line is read by its errno and the path it names, never by words nearby
+// (a URL, "socket"): a line naming a file is about that file. One naming
+// none is read for a refused connection, which is the sandbox's only while
+// the network is off (Input.NetworkOff), and is then named as the network
+// being off (Network), with the domain list as the way to open it when the
+// client speaks HTTP; with the network on the sandbox refuses no
+// connection, so a refused one says nothing. A Unix socket refused is
+// RefusedSocket while Unix sockets are off. On macOS, a set-ID program
+// Seatbelt will not start is SetID, and a tool's own sandbox refused inside
+// wisp's is NestedSandbox.
 // A refused read says nothing, but one of a secret (Input.DenyRead), which
 // is RefusedRead: the only reads the sandbox refuses.
 package refusal
@@ -52,9 +55,18 @@ type Input struct {
 	// inside them, as the sandbox applied them.
 	Roots, Protected []string
 	// NetworkOff says the sandbox cut the network: only then is a refused
-	// connection counted (as a guess); with the network on the sandbox
-	// refuses no connection.
+	// connection counted (Network); with the network on the sandbox refuses
+	// no connection.
 	NetworkOff bool
+	// UnixSockets says Unix sockets are allowed: a refused one is then not
+	// the sandbox's.
+	UnixSockets bool
+	// Command is the line that ran: it names the tool whose own sandbox
+	// macOS refused (NestedSandbox).
+	Command string
+	// SetID says whether a real path is a set-user-ID or set-group-ID
+	// program; nil stats it. Tests inject one.
+	SetID func(string) bool
 	// DenyRead are the secrets the sandbox keeps unreadable, AllowRead the
 	// entries inside them it gives back (real paths, as the spec has them):
 	// a refused path under a secret is RefusedRead.
@@ -77,6 +89,29 @@ type Result struct {
 	// denied", "Read-only file system"), or "not writable" for Homebrew's
 	// list alone.
 	Errno string
+	// Hosts are the hosts a refused connection named (Network), and
+	// ViaProxy says the client speaks HTTP, so that a host listed in
+	// commandPolicy.sandbox.allowedDomains would serve.
+	Hosts    []string
+	ViaProxy bool
+	// Switch is the tool's own switch that turns its sandbox off
+	// (NestedSandbox), "" when wisp knows none.
+	Switch string
+}
+
+// BySandbox reports whether the verdict names the sandbox as what refused
+// (or may have refused) the command: every verdict but None and
+// NotTheSandbox.
+func (r Result) BySandbox() bool {
+	return r.Verdict != None && r.Verdict != NotTheSandbox
+}
+
+// Certain reports whether the verdict rests on more than a guess: the
+// sandbox refused something the output names. A command that exits 0 is
+// reported only for these; a guess or another cause is not worth a line
+// about a command that worked.
+func (r Result) Certain() bool {
+	return r.BySandbox() && r.Verdict != Guess
 }
 
 // maxPaths bounds how many distinct paths one output has resolved and
@@ -90,7 +125,7 @@ func Check(in Input) Result {
 	if !mayHoldRefusal(in.Output, in.NetworkOff) {
 		return Result{}
 	}
-	found := scan(in.Output, in.NetworkOff)
+	found := scan(in.Output, scanMode{networkOff: in.NetworkOff, unixSockets: in.UnixSockets})
 	if r, ok := checkSecrets(in, found); ok {
 		return r
 	}
@@ -100,10 +135,19 @@ func Check(in Input) Result {
 	return judge(in, found)
 }
 
-// judge resolves the paths found and gives the verdict.
+// judge resolves the paths found and gives the verdict. A refused write
+// comes first (it names what to do), then what Seatbelt alone refuses,
+// then a refused socket or connection, and only then another cause or a
+// guess: a line that names the sandbox's refusal is surer than one that
+// names nothing.
 func judge(in Input, found findings) Result {
+	resolve := in.Resolve
+	if resolve == nil {
+		resolve = RealPath
+	}
 	r := Result{Errno: found.errno}
-	unplaced := r.checkPaths(in, found.paths)
+	setIDs := setIDPrograms(in, found.execs, resolve)
+	unplaced := r.checkPaths(in, found.paths, resolve, setIDs)
 	if found.lines == 0 && len(r.Paths) == 0 {
 		return Result{} // only lines that count on a protected path, and none was
 	}
@@ -113,6 +157,14 @@ func judge(in Input, found findings) Result {
 	switch {
 	case len(r.Refused) > 0:
 		r.Verdict = Refused
+	case found.nested:
+		return Result{Verdict: NestedSandbox, Errno: "Operation not permitted", Switch: nestedSwitch(in.Command, in.Output)}
+	case len(setIDs) > 0:
+		return Result{Verdict: SetID, Paths: setIDs, Refused: setIDs, Errno: "Operation not permitted"}
+	case found.socket:
+		return Result{Verdict: RefusedSocket, Paths: resolveAll(absoluteAll(found.sockets, in), resolve), Errno: found.errno}
+	case found.network:
+		return Result{Verdict: Network, Hosts: found.hosts, ViaProxy: found.viaProxy, Errno: found.errno}
 	case found.unnamed || unplaced || len(r.Paths) == 0:
 		r.Verdict = Guess // some refusal named nothing that could be checked
 	default:
@@ -121,19 +173,17 @@ func judge(in Input, found findings) Result {
 	return r
 }
 
-// checkPaths places each path named. It reports whether one could not be
-// placed (~user, or relative with no directory), which leaves a guess.
-func (r *Result) checkPaths(in Input, paths []namedPath) (unplaced bool) {
-	resolve := in.Resolve
-	if resolve == nil {
-		resolve = RealPath
-	}
+// checkPaths places each path named, but the set-ID programs (skip), which
+// were started, not written. It reports whether one could not be placed
+// (~user, or relative with no directory), which leaves a guess.
+func (r *Result) checkPaths(in Input, paths []namedPath, resolve func(string) string, skip []string) (unplaced bool) {
 	place := newPlacer(in, resolve)
 	for _, n := range paths {
 		p, ok := absolute(n.raw, in.Dir, in.Home)
 		switch {
 		case !ok:
 			unplaced = unplaced || !n.protectedOnly
+		case contains(skip, resolve(p)):
 		case !n.protectedOnly:
 			r.add(place, resolve(p))
 		case place.isProtected(resolve(p)):
@@ -141,6 +191,17 @@ func (r *Result) checkPaths(in Input, paths []namedPath) (unplaced bool) {
 		}
 	}
 	return unplaced
+}
+
+// absoluteAll makes each path absolute, leaving out those it cannot place.
+func absoluteAll(paths []string, in Input) []string {
+	var out []string
+	for _, raw := range paths {
+		if p, ok := absolute(raw, in.Dir, in.Home); ok {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // add records one resolved path once, and whether it was refused.

@@ -40,12 +40,19 @@ var quickNeedles = [][]byte{
 // networkOffTexts report a refused TCP connection without the errno text.
 // While the network is off Landlock refuses every TCP connection (EACCES)
 // before it leaves the machine, so these count then, and only then.
+// A name lookup fails too: the resolver's UDP socket is refused.
 var networkOffTexts = []string{
-	"Couldn't connect to server", // curl and git over HTTP (libcurl)
-	"connect EACCES",             // Node and npm
+	"Couldn't connect to server",           // curl and git over HTTP (libcurl)
+	"connect EACCES",                       // Node and npm
+	"Could not resolve host: ",             // curl and git over HTTP
+	"Temporary failure in name resolution", // glibc's resolver (Python, wget)
+	"getaddrinfo EAI_AGAIN",                // Node and npm
 }
 
-var networkOffNeedles = [][]byte{[]byte("Couldn't connect to server"), []byte("EACCES")}
+// networkOffNeedles find those, each from a byte rare in logs, as
+// quickNeedles do.
+var networkOffNeedles = [][]byte{[]byte("'t connect to server"), []byte("CCES"),
+	[]byte("Could not resolve"), []byte("y failure in name"), []byte("I_AGAIN")}
 
 // networkOffErrno is what the kernel returned for those.
 const networkOffErrno = "Permission denied"
@@ -94,6 +101,24 @@ type findings struct {
 	// their errno, for a secret refused (RefusedRead).
 	reads     []string
 	readErrno string
+	// network: a connection refused with the network off, to hosts, by a
+	// client that speaks HTTP (viaProxy) on every such line.
+	network  bool
+	hosts    []string
+	viaProxy bool
+	// socket: a Unix socket refused, at sockets when named.
+	socket  bool
+	sockets []string
+	// execs are the paths of EPERM lines that may name a program that could
+	// not be started; nested, a tool's own sandbox refused.
+	execs  []string
+	nested bool
+}
+
+// scanMode is what of the sandbox decides whether a line counts.
+type scanMode struct {
+	networkOff  bool // a refused connection counts
+	unixSockets bool // Unix sockets are allowed: a refused one does not count
 }
 
 // namedPath is a path as the output gave it.
@@ -123,10 +148,44 @@ func (f *findings) count(errno string) {
 	}
 }
 
-// countUnnamed counts a line that names no path.
-func (f *findings) countUnnamed(errno string) {
+// countNetwork counts a refused connection and the hosts it names.
+func (f *findings) countNetwork(errno, line string) {
+	if !f.network {
+		f.viaProxy = true
+	}
 	f.count(errno)
-	f.unnamed = true
+	f.network = true
+	hosts := hostsOn(line)
+	f.viaProxy = f.viaProxy && speaksHTTP(line) && !slices.ContainsFunc(hosts, isThisMachine)
+	for _, h := range hosts {
+		if !contains(f.hosts, h) && len(f.hosts) < maxNamed+1 {
+			f.hosts = append(f.hosts, h)
+		}
+	}
+}
+
+// countSocket counts a refused Unix socket and the path it names.
+func (f *findings) countSocket(errno string, paths []string) {
+	f.count(errno)
+	f.socket = true
+	for _, p := range paths {
+		if !contains(f.sockets, p) {
+			f.sockets = append(f.sockets, p)
+		}
+	}
+}
+
+// noteExecs keeps what an EPERM line may name as a program not started:
+// the paths it names, or the whole head ("/bin/ps: ").
+func (f *findings) noteExecs(head string, paths []string) {
+	if p, ok := execHead(head); ok {
+		paths = append(paths, p)
+	}
+	for _, p := range paths {
+		if len(f.execs) < maxPaths && !contains(f.execs, p) {
+			f.execs = append(f.execs, p)
+		}
+	}
 }
 
 // countPaths counts a line and what it names; naming nothing, it is unnamed.
@@ -139,15 +198,15 @@ func (f *findings) countPaths(errno string, paths []string) {
 }
 
 // scan reads the lines that matter, in the order the output has them.
-func scan(out []byte, networkOff bool) findings {
+func scan(out []byte, m scanMode) findings {
 	var f findings
-	for _, start := range interestingLines(out, networkOff) {
+	for _, start := range interestingLines(out, m.networkOff) {
 		line := lineAt(out, start)
 		if strings.Contains(line, string(brewMarker)) {
 			readBrewList(out[start:], &f)
 			continue
 		}
-		readLine(line, networkOff, &f)
+		readLine(line, lineBefore(out, start), m, &f)
 	}
 	for _, p := range f.npmPaths {
 		if f.npmRefused {
@@ -212,6 +271,14 @@ func distinct(sorted []int) []int {
 		}
 	}
 	return out
+}
+
+// lineBefore is the line before the one starting at start, "" for the first.
+func lineBefore(out []byte, start int) string {
+	if start == 0 {
+		return ""
+	}
+	return lineAt(out, bytes.LastIndexByte(out[:start-1], '\n')+1)
 }
 
 // lineAt is the line starting at start, without its end and any \r.

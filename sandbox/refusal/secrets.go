@@ -15,20 +15,29 @@ var writePhrases = []string{"for writing", "cannot create", "cannot remove", "ca
 
 // noteReads keeps the paths of a refusal line that may be a read: the
 // kernel's answer to reading a secret is the same errno as to a write.
-func (f *findings) noteReads(line string, e *errnoText, head, tail string) {
-	if e.protectedOnly || isLoginRefusal(tail) || isNetwork(line) {
+func (f *findings) noteReads(line, prev string, e *errnoText, head, tail string) {
+	if e.protectedOnly || isLoginRefusal(tail) || isWrite(line) {
 		return
 	}
-	for _, w := range writePhrases {
-		if strings.Contains(line, w) {
-			return
-		}
+	kind, paths := kindOf(line, prev, e, head, tail)
+	if kind != aboutFile {
+		return
 	}
-	for _, p := range pathsOn(line, head, tail) {
+	for _, p := range paths {
 		if len(f.reads) < maxPaths {
 			f.reads = append(f.reads, p)
 		}
 	}
+}
+
+// isWrite: the line says it is about a write.
+func isWrite(line string) bool {
+	for _, w := range writePhrases {
+		if strings.Contains(line, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkSecrets gives RefusedRead when a path the output names as refused

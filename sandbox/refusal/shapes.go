@@ -4,25 +4,26 @@ import (
 	"strings"
 )
 
-// readLine reads one line that holds an errno text or npm's path line. A
-// counted line either names paths or, naming none, makes the verdict at most
-// a guess. Lines the sandbox cannot have caused are not counted: a refused
-// read (reads are never confined), ssh's refused login, and a refused
-// connection while the network is on.
-func readLine(line string, networkOff bool, f *findings) {
+// readLine reads one line that holds an errno text or npm's path line; prev
+// is the line before it (a Python traceback's call). A counted line either
+// names paths or, naming none, makes the verdict at most a guess. Lines the
+// sandbox cannot have caused are not counted: a refused read (reads are
+// never confined), ssh's refused login, a refused connection while the
+// network is on, and a refused Unix socket while they are allowed.
+func readLine(line, prev string, m scanMode, f *findings) {
 	if p, ok := npmPath(line); ok {
 		f.npmPaths = append(f.npmPaths, p)
 		return
 	}
 	e, at := findErrno(line)
 	if e == nil {
-		if networkOff && isNetworkOffText(line) {
-			f.countUnnamed(networkOffErrno)
+		if m.networkOff && isNetworkOffText(line) {
+			f.countNetwork(networkOffErrno, line)
 		}
 		return
 	}
 	head, tail := line[:at], line[at+len(e.name):]
-	f.noteReads(line, e, head, tail)
+	f.noteReads(line, prev, e, head, tail)
 	if f.readErrno == "" && !e.protectedOnly {
 		f.readErrno = e.name
 	}
@@ -32,13 +33,32 @@ func readLine(line string, networkOff bool, f *findings) {
 		for _, p := range pathsOn(line, head, tail) {
 			f.addPath(p, true)
 		}
+	case isNested(line, e):
+		f.nested = true
+		f.count(e.name)
 	case isLoginRefusal(tail), isRead(line):
-	case isNetwork(line):
-		if networkOff {
-			f.countUnnamed(e.name)
+	default:
+		f.readCounted(line, prev, m, e, head, tail)
+	}
+}
+
+// readCounted reads a line that counts, by what it is about.
+func (f *findings) readCounted(line, prev string, m scanMode, e *errnoText, head, tail string) {
+	kind, paths := kindOf(line, prev, e, head, tail)
+	switch kind {
+	case aboutSocket:
+		if !m.unixSockets {
+			f.countSocket(e.name, paths)
+		}
+	case aboutNetwork:
+		if m.networkOff {
+			f.countNetwork(e.name, line)
 		}
 	default:
-		f.countPaths(e.name, pathsOn(line, head, tail))
+		if e.name == "Operation not permitted" && startsPrograms(line, head) {
+			f.noteExecs(head, paths)
+		}
+		f.countPaths(e.name, paths)
 		f.npmRefused = f.npmRefused || strings.HasPrefix(line, "npm ")
 	}
 }

@@ -41,6 +41,9 @@ func runDoctor(f *app.Factory) error {
 	failed := 0
 	for _, c := range doctorChecks(f, home) {
 		detail, err := c.run()
+		if invalid := (*config.InvalidError)(nil); c.name != "config" && errors.As(err, &invalid) {
+			err = errConfigInvalid // the config line said what and where, once
+		}
 		if w := (doctorWarning{}); errors.As(err, &w) {
 			fmt.Fprintf(f.Stdout, "WARN %-8s %v\n", c.name, w.err) // said, but not a failure of wisp's own
 			continue
@@ -61,6 +64,10 @@ func runDoctor(f *app.Factory) error {
 // errHomeUnsafe stands for the checks that read the home when the home
 // line failed: what they would read is not to be trusted.
 var errHomeUnsafe = errors.New("not checked: wisp does not read a home it cannot trust (see the home line)")
+
+// errConfigInvalid stands for an invalid config.json on the lines after
+// the config line, which names the problem and where it is.
+var errConfigInvalid = errors.New("not checked: config.json is invalid (see the config line)")
 
 // doctorChecks lists the checks in the order they print. Later features
 // append theirs.

@@ -1,25 +1,25 @@
-package chat
+package render
 
 import (
 	"regexp"
 	"strings"
-
-	"github.com/wisp-sh/wisp/internal/render"
 )
 
-// markdown renders the model's words, as they stream, for a terminal:
+// Markdown renders the model's words, as they stream, for a terminal:
 // headings and emphasis in bold and italics (their marks dropped), list
 // bullets as •, quotes behind a bar, a link as its text and its target,
 // code blocks verbatim and unwrapped. Everything else is text for the
-// render.Writer, which makes it safe and wraps it at word boundaries.
+// Writer, which makes it safe and wraps it at word boundaries.
 // Without colour (NO_COLOR, a pipe) the same text comes without styles.
+// It is the one renderer of the model's words: the plain chat streams
+// through it, wisp tui lays out what it wrote (issue 28 item 11).
 //
 // It holds back only what it must to decide: a line's first marks (is
 // "- " a bullet, "```" a fence?), a "*" until the next rune, a link until
 // its ")", a code line until its end.
-type markdown struct {
-	w      *render.Writer
-	colour bool
+type Markdown struct {
+	w  *Writer
+	st MarkdownStyle
 
 	lineStart bool
 	head      strings.Builder // the marks held at a line's start
@@ -38,19 +38,38 @@ type markdown struct {
 }
 
 const (
-	sgrItalic  = "\x1b[3m"
-	sgrCode    = "\x1b[36m"
-	sgrHeading = "\x1b[1;4m"
-	maxLink    = 400
-	headHold   = 40
+	maxLink  = 400
+	headHold = 40
 )
 
-func newMarkdown(w *render.Writer, colour bool) *markdown {
-	return &markdown{w: w, colour: colour, lineStart: true}
+// MarkdownStyle is the SGR sequences Markdown writes for each style; its
+// zero value writes none (no colour). Reset ends every style and sets
+// the face's plain text back.
+type MarkdownStyle struct {
+	Reset, Bold, Italic, Code, Heading, Dim string
 }
 
+// TerminalStyle is the plain chat's: the terminal's own colours.
+var TerminalStyle = MarkdownStyle{Reset: "\x1b[0m", Bold: "\x1b[1m", Italic: "\x1b[3m",
+	Code: "\x1b[36m", Heading: "\x1b[1;4m", Dim: "\x1b[2m"}
+
+// TerminalStyleIf is TerminalStyle with colour on, no style without.
+func TerminalStyleIf(colour bool) MarkdownStyle {
+	if !colour {
+		return MarkdownStyle{}
+	}
+	return TerminalStyle
+}
+
+// NewMarkdown renders onto w in st.
+func NewMarkdown(w *Writer, st MarkdownStyle) *Markdown {
+	return &Markdown{w: w, st: st, lineStart: true}
+}
+
+func (m *Markdown) colour() bool { return m.st.Reset != "" }
+
 // Write renders a piece of the words.
-func (m *markdown) Write(s string) {
+func (m *Markdown) Write(s string) {
 	for _, r := range s {
 		m.rune(r)
 	}
@@ -59,7 +78,7 @@ func (m *markdown) Write(s string) {
 
 // End ends the message: what is held is written, styles are reset, and
 // the next message starts on a fresh line state.
-func (m *markdown) End() {
+func (m *Markdown) End() {
 	switch {
 	case m.fence:
 		if m.code.Len() > 0 {
@@ -71,10 +90,10 @@ func (m *markdown) End() {
 	m.endInline()
 	m.flushOut()
 	m.reset()
-	*m = markdown{w: m.w, colour: m.colour, lineStart: true}
+	*m = Markdown{w: m.w, st: m.st, lineStart: true}
 }
 
-func (m *markdown) rune(r rune) {
+func (m *Markdown) rune(r rune) {
 	switch {
 	case m.fenceInfo:
 		if r == '\n' {
@@ -101,7 +120,7 @@ var (
 	ruleRe    = regexp.MustCompile(`^ {0,3}((- *){3,}|(\* *){3,}|(_ *){3,})$`)
 )
 
-func (m *markdown) headRune(r rune) {
+func (m *Markdown) headRune(r rune) {
 	if r != '\n' && strings.ContainsRune(" #-*+>`~_0123456789.)", r) && m.head.Len() < headHold {
 		m.head.WriteRune(r)
 		return
@@ -111,7 +130,7 @@ func (m *markdown) headRune(r rune) {
 }
 
 // decideHead reads the held marks as a block's start, or as text.
-func (m *markdown) decideHead(lineEnded bool) {
+func (m *Markdown) decideHead(lineEnded bool) {
 	head := m.head.String()
 	m.head.Reset()
 	m.lineStart = false
@@ -132,7 +151,7 @@ func (m *markdown) decideHead(lineEnded bool) {
 		return
 	case headingRe.MatchString(head):
 		m.heading = true
-		m.style(sgrHeading)
+		m.style(m.st.Heading)
 		head = head[len(headingRe.FindString(head)):]
 	case bulletRe.MatchString(head):
 		g := bulletRe.FindStringSubmatch(head)
@@ -151,7 +170,7 @@ func (m *markdown) decideHead(lineEnded bool) {
 	}
 }
 
-func (m *markdown) fenceRune(r rune) {
+func (m *Markdown) fenceRune(r rune) {
 	if r != '\n' {
 		if m.code.Len() < 64<<10 {
 			m.code.WriteRune(r)
@@ -170,20 +189,20 @@ func (m *markdown) fenceRune(r rune) {
 
 // codeLine writes one line of a code block as it is: rendered safe, not
 // wrapped, styled as code.
-func (m *markdown) codeLine(line string) {
+func (m *Markdown) codeLine(line string) {
 	m.flushOut()
-	if m.colour {
-		m.w.Raw(sgrCode)
+	if m.colour() {
+		m.w.Raw(m.st.Code)
 	}
-	m.w.Passthrough(render.Line(strings.ReplaceAll(line, "\t", "    ")))
-	if m.colour {
-		m.w.Raw(sgrReset)
+	m.w.Passthrough(Line(strings.ReplaceAll(line, "\t", "    ")))
+	if m.colour() {
+		m.w.Raw(m.st.Reset)
 	}
 	m.w.Passthrough("\n")
 }
 
 // inline handles emphasis, code spans and links within a line.
-func (m *markdown) inline(r rune) {
+func (m *Markdown) inline(r rune) {
 	if m.link != nil {
 		m.linkRune(r)
 		return
@@ -226,7 +245,7 @@ func (m *markdown) inline(r rune) {
 
 // single decides a lone '*' by its neighbours: it closes italics after a
 // word, opens them before one, and is itself between spaces ("2 * 3").
-func (m *markdown) single(next rune) {
+func (m *Markdown) single(next rune) {
 	space := func(r rune) bool { return r == 0 || r == ' ' || r == '\t' || r == '\n' }
 	switch {
 	case m.italic && !space(m.prev):
@@ -240,7 +259,7 @@ func (m *markdown) single(next rune) {
 	}
 }
 
-func (m *markdown) text(r rune) {
+func (m *Markdown) text(r rune) {
 	m.out.WriteRune(r)
 	m.prev = r
 	m.afterEsc = r == 0x1b
@@ -248,7 +267,7 @@ func (m *markdown) text(r rune) {
 
 // linkRune collects "[text](target)"; anything else gives the collected
 // text back as it was.
-func (m *markdown) linkRune(r rune) {
+func (m *Markdown) linkRune(r rune) {
 	m.link.WriteRune(r)
 	s := m.link.String()
 	text, rest, closed := strings.Cut(s, "]")
@@ -278,7 +297,7 @@ func (m *markdown) linkRune(r rune) {
 	}
 }
 
-func (m *markdown) linkOut(text, target string) {
+func (m *Markdown) linkOut(text, target string) {
 	if text == "" || text == target {
 		m.out.WriteString(target)
 		return
@@ -288,7 +307,7 @@ func (m *markdown) linkOut(text, target string) {
 }
 
 // endInline closes what a line left open: a held '*', a link, styles.
-func (m *markdown) endInline() {
+func (m *Markdown) endInline() {
 	if m.star {
 		m.star = false
 		m.text('*')
@@ -302,7 +321,7 @@ func (m *markdown) endInline() {
 }
 
 // reset turns every style off.
-func (m *markdown) reset() {
+func (m *Markdown) reset() {
 	if m.bold || m.italic || m.inCode || m.heading {
 		m.bold, m.italic, m.inCode, m.heading = false, false, false, false
 		m.restyle()
@@ -311,38 +330,38 @@ func (m *markdown) reset() {
 }
 
 // restyle writes the styles in force now.
-func (m *markdown) restyle() {
+func (m *Markdown) restyle() {
 	var sgr strings.Builder
-	sgr.WriteString(sgrReset)
+	sgr.WriteString(m.st.Reset)
 	if m.heading {
-		sgr.WriteString(sgrHeading)
+		sgr.WriteString(m.st.Heading)
 	}
 	if m.bold {
-		sgr.WriteString(sgrBold)
+		sgr.WriteString(m.st.Bold)
 	}
 	if m.italic {
-		sgr.WriteString(sgrItalic)
+		sgr.WriteString(m.st.Italic)
 	}
 	if m.inCode {
-		sgr.WriteString(sgrCode)
+		sgr.WriteString(m.st.Code)
 	}
 	m.style(sgr.String())
 }
 
-func (m *markdown) style(sgr string) {
+func (m *Markdown) style(sgr string) {
 	m.flushOut()
-	if m.colour {
+	if m.colour() {
 		m.w.Raw(sgr)
 	}
 }
 
-func (m *markdown) dim(s string) {
-	m.style(sgrDim)
+func (m *Markdown) dim(s string) {
+	m.style(m.st.Dim)
 	m.out.WriteString(s)
-	m.style(sgrReset)
+	m.style(m.st.Reset)
 }
 
-func (m *markdown) flushOut() {
+func (m *Markdown) flushOut() {
 	if m.out.Len() > 0 {
 		m.w.WriteString(m.out.String())
 		m.out.Reset()

@@ -1,11 +1,10 @@
-package chat
+package render
 
 import (
 	"bytes"
 	"strings"
 	"testing"
 
-	"github.com/wisp-sh/wisp/internal/render"
 	"github.com/wisp-sh/wisp/internal/render/rendertest"
 )
 
@@ -16,8 +15,8 @@ const mdSample = "# Plan\n\nThis is **bold**, *italic* and `code`; 2 * 3 = 6, sn
 // renderMD streams s in pieces of n bytes, as a model sends it.
 func renderMD(s string, n int, colour bool, width int) string {
 	var out bytes.Buffer
-	w := render.NewWriter(&out, func() int { return width })
-	m := newMarkdown(w, colour)
+	w := NewWriter(&out, func() int { return width })
+	m := NewMarkdown(w, TerminalStyleIf(colour))
 	for len(s) > 0 {
 		k := min(n, len(s))
 		m.Write(s[:k])
@@ -51,8 +50,8 @@ func TestMarkdownPlain(t *testing.T) {
 // the code line does not get a break of wisp's, styles are on.
 func TestMarkdownOnATerminal(t *testing.T) {
 	got := renderMD(mdSample, 5, true, 40)
-	if !strings.Contains(got, sgrBold+"bold") || !strings.Contains(got, sgrItalic+"italic") ||
-		!strings.Contains(got, sgrHeading+"Plan") {
+	if !strings.Contains(got, TerminalStyle.Bold+"bold") || !strings.Contains(got, TerminalStyle.Italic+"italic") ||
+		!strings.Contains(got, TerminalStyle.Heading+"Plan") {
 		t.Errorf("no styles in %q", got)
 	}
 	scr := rendertest.NewScreen(40, 40)
@@ -68,7 +67,7 @@ func TestMarkdownOnATerminal(t *testing.T) {
 	if !strings.Contains(text, "This is bold, italic and code; 2 * 3 =\n6, snake_case stays.") {
 		t.Errorf("prose not wrapped at words:\n%s", text)
 	}
-	if !strings.Contains(got, "    fmt.Println(\"a very long line that must not be wrapped by wisp at all, not even once\")"+sgrReset+"\n") {
+	if !strings.Contains(got, "    fmt.Println(\"a very long line that must not be wrapped by wisp at all, not even once\")"+TerminalStyle.Reset+"\n") {
 		t.Errorf("the code line was broken by wisp: %q", got)
 	}
 }

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package testenv
+
+// processes: without /proc, ps(1).
+func processes() ([]Process, error) { return psProcesses() }
