@@ -2,8 +2,9 @@
 
 GO         ?= go
 VERSION    ?= $(shell git describe --always --dirty 2>/dev/null || echo 0.1.0-dev)
-# Both stamps: wisp's own, and the one wisp-sandbox must match (sandbox.BuildVersion).
-LDFLAGS    := -X main.version=$(VERSION) -X github.com/wisp-sh/wisp/sandbox.BuildVersion=$(VERSION)
+# The stamps: wisp-bar's (main.version), wisp's and wisp-agent's (cli.Version), and the one
+# wisp-sandbox must match (sandbox.BuildVersion).
+LDFLAGS    := -X main.version=$(VERSION) -X github.com/wisp-sh/wisp/internal/cli.Version=$(VERSION) -X github.com/wisp-sh/wisp/sandbox.BuildVersion=$(VERSION)
 PREFIX     ?= /usr/local
 BINDIR     := $(DESTDIR)$(PREFIX)/bin
 # The tests' time limit per package, and extra flags (-race, -run, -v, -exec ...).
@@ -17,10 +18,10 @@ HOST_GOOS  := $(shell $(GO) env GOOS)
 # wisp-bar needs cgo only on macOS (notifications); elsewhere it is pure Go.
 BAR_CGO    := $(if $(filter darwin,$(HOST_GOOS)),1,0)
 HAVE_BAR   := $(wildcard cmd/wisp-bar/*.go)
-# wisp is built lean (-tags wisplean): the faces that link the model client
-# and the MCP SDK (chat, respond, mcp, tui) are wisp-agent's, which wisp
-# execs; wisp-sandbox is the Landlock helper, Linux only. wisp finds both
-# beside itself.
+# wisp is the lean main (cmd/wisp: internal/cli alone); the commands that
+# link the model client and the MCP SDK (chat, respond, mcp, tui, doctor)
+# are wisp-agent's (cmd/wisp-agent), which wisp execs; wisp-sandbox is the
+# Landlock helper, Linux only. wisp finds both beside itself.
 BINARIES   := bin/wisp bin/wisp-agent $(if $(filter linux,$(HOST_GOOS)),bin/wisp-sandbox) $(if $(HAVE_BAR),bin/wisp-bar)
 
 .PHONY: all build install uninstall release-snapshot release-check deb-check package-check tidy-check test test-build test-race check compat compat-fresh lint fmt fmt-check vet vet-darwin darwincheck staticcheck bench clean $(BINARIES)
@@ -31,10 +32,10 @@ build: $(BINARIES)
 
 # wisp is static: Landlock's all-threads calls need no cgo, and neither does anything else.
 bin/wisp:
-	CGO_ENABLED=0 $(GO) build -trimpath -tags wisplean -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp
 
 bin/wisp-agent:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp-agent
 
 bin/wisp-sandbox:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $@ ./cmd/wisp-sandbox
@@ -79,7 +80,6 @@ TESTREPORT := $(GO) run ./internal/testreport --
 
 test:
 	$(TESTREPORT) $(GO) test -json -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
-	$(GO) test -tags wisplean -run '^TestLean' $(TESTFLAGS) ./internal/netproxy # the lean wisp's proxy, which never starts
 
 # What tests build inside their time limit, built first: the binaries as
 # make builds them (-trimpath, which packaging's install test and the
@@ -161,7 +161,7 @@ fmt-check:
 	if [ -n "$$unformatted" ]; then echo "gofmt: not formatted (run make fmt):"; echo "$$unformatted"; exit 1; fi
 
 vet:
-	$(call timed,$(GO) vet ./... && $(GO) vet -tags wisplean ./internal/netproxy)
+	$(call timed,$(GO) vet ./...)
 
 # go vet for macOS with and without cgo (scripts/vet-darwin.sh says which packages).
 vet-darwin:

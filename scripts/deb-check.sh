@@ -24,10 +24,10 @@ fail() {
 	exit 1
 }
 
-# As make build builds them: wisp lean, wisp-agent whole, both from cmd/wisp.
-stamps="-X main.version=$version -X github.com/wisp-sh/wisp/sandbox.BuildVersion=$version"
-CGO_ENABLED=0 $GO build -trimpath -tags wisplean -ldflags "$stamps" -o "$tmp/bin/wisp" ./cmd/wisp
-CGO_ENABLED=0 $GO build -trimpath -ldflags "$stamps" -o "$tmp/bin/wisp-agent" ./cmd/wisp
+# As make build builds them: wisp (cmd/wisp, lean) and wisp-agent (cmd/wisp-agent).
+stamps="-X main.version=$version -X github.com/wisp-sh/wisp/internal/cli.Version=$version -X github.com/wisp-sh/wisp/sandbox.BuildVersion=$version"
+CGO_ENABLED=0 $GO build -trimpath -ldflags "$stamps" -o "$tmp/bin/wisp" ./cmd/wisp
+CGO_ENABLED=0 $GO build -trimpath -ldflags "$stamps" -o "$tmp/bin/wisp-agent" ./cmd/wisp-agent
 for b in wisp-sandbox wisp-bar; do
 	CGO_ENABLED=0 $GO build -trimpath -ldflags "$stamps" -o "$tmp/bin/$b" "./cmd/$b"
 done

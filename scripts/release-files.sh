@@ -10,7 +10,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$out/completions"
 if [ -z "$wisp" ]; then
 	wisp=$out/wisp
-	(cd "$here" && CGO_ENABLED=0 ${GO:-go} build -o "$wisp" ./cmd/wisp)
+	(cd "$here" && CGO_ENABLED=0 ${GO:-go} build -o "$wisp" ./cmd/wisp-agent) # wisp-agent: every command, the lean ones too
 fi
 "$wisp" completion bash >"$out/completions/wisp.bash"
 "$wisp" completion zsh >"$out/completions/_wisp"

@@ -8,18 +8,18 @@ import (
 	"testing"
 )
 
-// The lean build (-tags wisplean, as make builds wisp) runs what talks to
-// no model itself and execs wisp-agent, the full build beside it, for the
-// faces. These tests build it and stand a script in for the agent, which
-// shows what it was run with: the full build's own commands are what the
-// rest of this package's tests run.
+// The lean wisp (this main, internal/cli alone) runs what talks to no
+// model itself and execs wisp-agent (cmd/wisp-agent, internal/cli with
+// internal/cli/agentcli) beside it for the agent's commands. These tests
+// build it and stand a script in for the agent, which shows what it was run
+// with: wisp-agent's own commands are what cmd/wisp-agent's tests run.
 
 // TestLeanBuildLinksNoFace: what the faces link must stay out of the lean
 // build, whose every start, `wisp run` and `wisp version` included, runs
-// the initialisers of all it links. A new face's file carries
-// //go:build !wisplean and registers in faces.go.
+// the initialisers of all it links. A new face's command goes in
+// internal/cli/agentcli, which only wisp-agent links.
 func TestLeanBuildLinksNoFace(t *testing.T) {
-	out, err := exec.Command(goTool(t), "list", "-deps", "-tags", "wisplean", "github.com/wisp-sh/wisp/cmd/wisp").CombinedOutput()
+	out, err := exec.Command(goTool(t), "list", "-deps", "github.com/wisp-sh/wisp/cmd/wisp").CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
@@ -28,7 +28,8 @@ func TestLeanBuildLinksNoFace(t *testing.T) {
 	heavy := []string{"github.com/openai/", "github.com/modelcontextprotocol/", "github.com/google/jsonschema-go/",
 		"encoding/gob", "github.com/charmbracelet/", "github.com/wisp-sh/wisp/internal/agent", "github.com/wisp-sh/wisp/internal/chat",
 		"github.com/wisp-sh/wisp/internal/mcp", "github.com/wisp-sh/wisp/internal/model", "github.com/wisp-sh/wisp/internal/tui",
-		"github.com/wisp-sh/wisp/internal/tools",
+		"github.com/wisp-sh/wisp/internal/tools", "github.com/wisp-sh/wisp/internal/cli/agentcli", "github.com/wisp-sh/wisp/internal/app/agentapp",
+		"github.com/wisp-sh/wisp/internal/netproxy/httpproxy",
 		// HTTP (the proxy, doctor's model check) and the desktop bus (doctor):
 		// net/http's initialisers alone cost every start half a millisecond.
 		"net/http", "crypto/tls", "crypto/x509", "github.com/godbus/", "github.com/wisp-sh/wisp/internal/freedesktop"}
@@ -121,10 +122,10 @@ func TestLeanWispHandsAProxiedRunToTheAgent(t *testing.T) {
 	}
 }
 
-// agentName is the lean build's agentExecutable, which this build lacks.
+// agentName is the executable the lean wisp hands the agent's commands to.
 const agentName = "wisp-agent"
 
-// buildLean builds wisp as make does, lean, into a folder of its own.
+// buildLean builds wisp as make does into a folder of its own.
 func buildLean(t *testing.T) (dir, wisp string) {
 	t.Helper()
 	dir, err := filepath.EvalSymlinks(t.TempDir())
@@ -132,7 +133,7 @@ func buildLean(t *testing.T) (dir, wisp string) {
 		t.Fatal(err)
 	}
 	wisp = filepath.Join(dir, "wisp")
-	cmd := exec.Command(goTool(t), "build", "-tags", "wisplean", "-o", wisp, "github.com/wisp-sh/wisp/cmd/wisp")
+	cmd := exec.Command(goTool(t), "build", "-o", wisp, "github.com/wisp-sh/wisp/cmd/wisp")
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build the lean wisp: %v\n%s", err, out)

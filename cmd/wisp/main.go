@@ -1,16 +1,27 @@
 // Command wisp is a local coding agent whose every shell command runs
 // behind the operator's lists, under a kernel sandbox, with a person's
 // approval where the risk calls for it.
+//
+// This is the lean wisp: it links internal/cli alone (run, version, config,
+// approvals, policy, logs, sandbox), none of the model, MCP, terminal-UI,
+// HTTP or D-Bus code whose initialisers would run at its every start, and
+// hands every other command to wisp-agent beside it (docs/architecture.md,
+// layer 7; TestLeanBuildLinksNoFace holds it).
 package main
 
 import (
 	"context"
 	"os"
+
+	"github.com/wisp-sh/wisp/internal/app"
+	"github.com/wisp-sh/wisp/internal/cli"
 )
 
 func main() {
-	handOff(os.Args[1:]) // the lean build's faces are wisp-agent's (faces_lean.go)
+	cli.HandOff(os.Args[1:]) // the agent's commands are wisp-agent's
+	f := app.New()
+	f.BeforeSession = cli.HandOffForProxy // a run that wants the network proxy is wisp-agent's too
 	// Ctrl-C and SIGTERM cancel the context of the commands that wait on
-	// something (run's command, chat's model): run watches them for those.
-	os.Exit(run(context.Background(), newApp(), os.Args[1:]))
+	// something (run's command): run watches them for those.
+	os.Exit(cli.Run(context.Background(), f, os.Args[1:], nil))
 }

@@ -154,6 +154,11 @@ func (e *InvalidError) Error() string {
 	return b.String()
 }
 
+// Hint is what the person can do: wisp's commands print it under the error.
+func (e *InvalidError) Hint() string {
+	return fmt.Sprintf("fix %s by hand; wisp never overwrites an invalid config", e.Path)
+}
+
 // Load reads config.json from the home. A missing file is the defaults; an
 // invalid one is an *InvalidError that names every problem found; one that
 // is a link, another's, or writable by others is an *UnsafeError.

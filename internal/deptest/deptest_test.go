@@ -38,17 +38,20 @@ func TestImportDirection(t *testing.T) {
 	}
 }
 
-// TestWispBuildsWithoutCgo checks that cmd/wisp's closure lists cleanly
-// with CGO_ENABLED=0, and that with cgo on nothing outside the standard
-// library (and PureGoFallbacks) would bring cgo in.
+// TestWispBuildsWithoutCgo checks that the closures of cmd/wisp and
+// cmd/wisp-agent (both built with CGO_ENABLED=0) list cleanly with
+// CGO_ENABLED=0, and that with cgo on nothing outside the standard library
+// (and PureGoFallbacks) would bring cgo in.
 func TestWispBuildsWithoutCgo(t *testing.T) {
 	for _, platform := range platforms {
 		for _, cgo := range []bool{false, true} {
 			platform.Cgo = cgo
 			t.Run(platform.String(), func(t *testing.T) {
-				graph := listOrFatal(t, platform, Module+"/cmd/wisp")
-				for _, v := range CheckPureGo(graph, Module+"/cmd/wisp", PureGoFallbacks) {
-					t.Errorf("%s: %s", platform, v)
+				for _, program := range []string{Module + "/cmd/wisp", Module + "/cmd/wisp-agent"} {
+					graph := listOrFatal(t, platform, program)
+					for _, v := range CheckPureGo(graph, program, PureGoFallbacks) {
+						t.Errorf("%s: %s", platform, v)
+					}
 				}
 			})
 		}

@@ -15,8 +15,12 @@ func own(paths ...string) []string {
 }
 
 // Faces are the packages that talk to a person or another program (with
-// the platform code only they use); no other package depends on them.
-var Faces = own("internal/chat", "internal/mcp", "internal/tui", "internal/bar", "cmd", "internal/darwin", "internal/freedesktop")
+// the platform code only they use), and the assembly and the commands
+// above them (internal/app, internal/cli); no other package depends on
+// them (docs/architecture.md, "Only a face, the assembly, the commands and
+// the mains depend on a face").
+var Faces = own("internal/chat", "internal/mcp", "internal/tui", "internal/bar", "cmd", "internal/darwin", "internal/freedesktop",
+	"internal/app", "internal/cli")
 
 // A Rule limits what one package, and each package under it, may depend
 // on, directly or through others, beyond what holds for all (Check: only
@@ -43,7 +47,13 @@ var Rules = []Rule{
 	{Package: Module + "/pending", Forbidden: []string{"net/http"}},
 	// netproxy is the network proxy itself: the standard library alone,
 	// no wisp package, so that what decides on a host is all in one place.
+	// Its HTTP front (netproxy/httpproxy, under it) registers with it.
 	{Package: Module + "/internal/netproxy", OnlyWisp: []string{}},
+	// The assembly never reaches for the commands built on it. That the
+	// lean commands (internal/cli) never reach the agent's (cli/agentcli),
+	// nor the lean assembly (internal/app) the agent's (app/agentapp), the
+	// compiler holds: each of those imports the other.
+	{Package: Module + "/internal/app", Forbidden: own("internal/cli")},
 	// The two faces of the agent share it (internal/agent, below the
 	// faces) and never each other: the full screen is not built on the
 	// line face, nor the line face on the full screen.

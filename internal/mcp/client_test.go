@@ -42,7 +42,7 @@ func wispBinary(t *testing.T) string {
 			return
 		}
 		build.bin = filepath.Join(build.dir, "wisp")
-		cmd := exec.Command("go", "build", "-ldflags", "-X main.version="+builtVersion, "-o", build.bin, "github.com/wisp-sh/wisp/cmd/wisp")
+		cmd := exec.Command("go", "build", "-ldflags", "-X github.com/wisp-sh/wisp/internal/cli.Version="+builtVersion, "-o", build.bin, "github.com/wisp-sh/wisp/cmd/wisp-agent")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		build.out, build.err = cmd.CombinedOutput()
 	})

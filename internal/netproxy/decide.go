@@ -216,7 +216,7 @@ func RefusedLine(refused []Refusal) string {
 	return line
 }
 
-// refusedBody is the 403's one-line body.
-func refusedBody(host string, port int, reason string) string {
+// RefusedBody is the 403's one-line body.
+func RefusedBody(host string, port int, reason string) string {
 	return fmt.Sprintf("wisp: network to %s refused: %s\n", net.JoinHostPort(host, strconv.Itoa(port)), reason)
 }

@@ -19,8 +19,10 @@
 // machine's LAN address would otherwise reach the services on the person's
 // machine that the sandbox keeps a command from.
 //
-// It imports only the standard library: never another wisp package. The
-// runner wires it to the gate (approval) and the audit log. Built with the
-// wisplean tag (the lean wisp, which hands every run that wants the proxy
-// to wisp-agent), it leaves out net/http and Listen refuses to start.
+// It imports only the standard library, and no net/http: never another wisp
+// package. The runner wires it to the gate (approval) and the audit log.
+// Its HTTP front is internal/netproxy/httpproxy, which registers itself
+// (RegisterHTTP) in the binaries that link it (wisp-agent); without it (the
+// lean wisp, which hands every run that wants the proxy to wisp-agent),
+// Listen refuses to start.
 package netproxy

@@ -1,5 +1,3 @@
-//go:build wisplean
-
 package netproxy
 
 import (
@@ -10,10 +8,20 @@ import (
 	"testing"
 )
 
-// The lean build's proxy (make test runs these with -tags wisplean): it
-// never starts, and one served regardless speaks no HTTP through.
+// The lean wisp's proxy, with no HTTP front registered (this test binary
+// has httpproxy's, from front_test.go, which these take away while they
+// run): it never starts, and one served regardless speaks no HTTP through.
+
+// withoutHTTPFront is the proxy as the lean wisp links it. No test of this
+// package runs in parallel with another, so none sees it.
+func withoutHTTPFront(t *testing.T) {
+	saved := httpFront
+	httpFront = nil
+	t.Cleanup(func() { httpFront = saved })
+}
 
 func TestLeanProxyRefusesToStart(t *testing.T) {
+	withoutHTTPFront(t)
 	p, err := Listen(Options{})
 	if err == nil {
 		p.Close()
@@ -25,6 +33,7 @@ func TestLeanProxyRefusesToStart(t *testing.T) {
 }
 
 func TestLeanProxyForwardsNothing(t *testing.T) {
+	withoutHTTPFront(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

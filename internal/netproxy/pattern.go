@@ -58,13 +58,14 @@ func splitPatternPort(s string) (string, int, error) {
 			}
 			return "", 0, err
 		}
-		port, err := parsePort(ps)
+		port, err := ParsePort(ps)
 		return host, port, err
 	}
 	return s, 0, nil
 }
 
-func parsePort(s string) (int, error) {
+// ParsePort reads a port number, 1 to 65535.
+func ParsePort(s string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 || n > 65535 {
 		return 0, fmt.Errorf("port %q is not a number from 1 to 65535", s)

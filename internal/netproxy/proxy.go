@@ -94,7 +94,7 @@ type Proxy struct {
 
 // Listen starts a proxy on 127.0.0.1 at a free port.
 func Listen(o Options) (*Proxy, error) {
-	if errNoProxy != nil {
+	if httpFront == nil {
 		return nil, errNoProxy
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -201,5 +201,9 @@ func (p *Proxy) handle(c net.Conn) {
 		p.socks(c, br)
 		return
 	}
-	p.http(c, br)
+	if httpFront == nil {
+		noHTTP(c)
+		return
+	}
+	httpFront(p, c, br)
 }

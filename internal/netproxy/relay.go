@@ -11,10 +11,10 @@ import (
 // variable for the test that waits it out).
 var headerTimeout = 30 * time.Second
 
-// splice copies both ways between the client (whose reader may hold bytes
+// Splice copies both ways between the client (whose reader may hold bytes
 // already read past the request) and the upstream, passing on each side's
 // end of writing, until both are done.
-func splice(c net.Conn, br *bufio.Reader, up net.Conn) {
+func Splice(c net.Conn, br *bufio.Reader, up net.Conn) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

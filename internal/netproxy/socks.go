@@ -49,7 +49,7 @@ func (p *Proxy) socks(c net.Conn, br *bufio.Reader) {
 	if !socksReply(c, socksOK) {
 		return
 	}
-	splice(c, br, upc)
+	Splice(c, br, upc)
 }
 
 // socksGreet takes the client's methods and chooses no authentication.

@@ -1,4 +1,4 @@
-//go:build linux && !wisplean
+//go:build linux
 
 package netproxy
 

@@ -5,6 +5,7 @@ import (
 	"net"
 
 	"github.com/wisp-sh/wisp/internal/netproxy"
+	_ "github.com/wisp-sh/wisp/internal/netproxy/httpproxy" // the proxy whole, as wisp-agent links it
 )
 
 // StartNetworkResolving is StartNetwork with the proxy's names resolved

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/internal/netproxy"
+	_ "github.com/wisp-sh/wisp/internal/netproxy/httpproxy" // the proxy whole, as wisp-agent links it
 )
 
 // Start starts the proxy on 127.0.0.1, letting the names of listed

@@ -1,0 +1,28 @@
+// Command wisp-agent is wisp with the agent's commands: chat, respond and
+// the bare prompt, mcp, tui, threads and doctor, beside the lean commands
+// wisp runs itself. The lean wisp execs it, found beside itself, for those
+// commands and for a run that wants wisp's network proxy; it runs the same
+// when started by its own name (docs/architecture.md, layer 7).
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/wisp-sh/wisp/internal/app"
+	"github.com/wisp-sh/wisp/internal/cli"
+	"github.com/wisp-sh/wisp/internal/cli/agentcli"
+	_ "github.com/wisp-sh/wisp/internal/netproxy/httpproxy" // the network proxy's HTTP front, which the lean wisp leaves out
+)
+
+func main() {
+	// Ctrl-C and SIGTERM cancel the context of the commands that wait on
+	// something (run's command, chat's model): run watches them for those.
+	os.Exit(run())
+}
+
+// run is one wisp-agent invocation, and its exit code: the tests' binary
+// runs it when started as wisp.
+func run() int {
+	return cli.Run(context.Background(), app.New(), os.Args[1:], agentcli.Add)
+}
