@@ -44,11 +44,14 @@ func forbidden(path, dep string, rules []Rule) string {
 		return "only faces depend on a face"
 	}
 	for _, rule := range rules {
-		if !within(path, rule.Package) || within(dep, rule.Package) {
+		if !rule.applies(path) {
 			continue
 		}
 		if withinAny(dep, rule.Forbidden) {
 			return rule.Package + " never reaches it"
+		}
+		if within(dep, rule.Package) {
+			continue
 		}
 		if rule.OnlyWisp != nil && within(dep, Module) && !withinAny(dep, rule.OnlyWisp) {
 			return rule.Package + " depends on no other wisp package" + allowedNote(rule.OnlyWisp)

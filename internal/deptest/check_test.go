@@ -79,10 +79,11 @@ func TestCheckFindsForbiddenDependencies(t *testing.T) {
 		want: []string{
 			"internal/runner depends on internal/chat (only faces depend on a face): internal/runner -> internal/chat",
 			"policy depends on internal/chat (only faces depend on a face): policy -> internal/runner -> internal/chat",
+			"policy depends on internal/runner (policy never reaches it): policy -> internal/runner",
 		},
 	}, {
 		name:  "no package but a face depends on a face",
-		graph: fakeGraph("internal/tools: internal/runner", "internal/runner:", "internal/model: internal/freedesktop", "internal/freedesktop:", "cmd/wisp-bar: internal/bar internal/freedesktop", "internal/bar:", "internal/chat: internal/tools internal/mcp", "internal/mcp: internal/tools"),
+		graph: fakeGraph("internal/tools: internal/runner", "internal/runner:", "internal/model: internal/freedesktop", "internal/freedesktop:", "cmd/wisp-bar: internal/bar internal/freedesktop", "internal/bar:", "internal/app: internal/chat internal/mcp", "internal/chat: internal/tools", "internal/mcp: internal/tools"),
 		want: []string{
 			"internal/model depends on internal/freedesktop (only faces depend on a face): internal/model -> internal/freedesktop",
 		},
@@ -137,6 +138,44 @@ func TestCheckFindsForbiddenDependencies(t *testing.T) {
 		want: []string{
 			"cmd/wisp-bar depends on cmd/wisp/internal/ui (nothing outside cmd/wisp imports it): cmd/wisp-bar -> cmd/wisp/internal/ui",
 			"internal/model depends on cmd/wisp/internal/ui (nothing outside cmd/wisp imports it): internal/model -> cmd/wisp/internal/ui",
+		},
+	}, {
+		name:  "backends import the sandbox's front, never the front a backend",
+		graph: fakeGraph("sandbox/landlock: sandbox sandbox/gitguard", "sandbox/seatbelt: sandbox", "sandbox: sandbox/gitguard sandbox/seatbelt", "sandbox/gitguard:"),
+		want: []string{
+			"sandbox depends on sandbox/seatbelt (sandbox never reaches it): sandbox -> sandbox/seatbelt",
+		},
+	}, {
+		name:  "the sandbox never reaches the gate, the runner or the lists",
+		graph: fakeGraph("sandbox/landlock: internal/approval", "internal/approval: policy", "policy:"),
+		want: []string{
+			"sandbox/landlock depends on internal/approval (sandbox never reaches it): sandbox/landlock -> internal/approval",
+			"sandbox/landlock depends on policy (sandbox never reaches it): sandbox/landlock -> internal/approval -> policy",
+		},
+	}, {
+		name:  "the model client never runs a command",
+		graph: fakeGraph("internal/model: internal/runner", "internal/runner:"),
+		want: []string{
+			"internal/model depends on internal/runner (internal/model never reaches it): internal/model -> internal/runner",
+		},
+	}, {
+		name:  "wisp-bar's side never links what runs commands",
+		graph: fakeGraph("cmd/wisp-bar: internal/bar", "internal/bar: pending internal/runner", "pending:", "internal/runner:"),
+		want: []string{
+			"cmd/wisp-bar depends on internal/runner (cmd/wisp-bar never reaches it): cmd/wisp-bar -> internal/bar -> internal/runner",
+			"internal/bar depends on internal/runner (internal/bar never reaches it): internal/bar -> internal/runner",
+		},
+	}, {
+		name:  "only the proxy's HTTP front links net/http",
+		graph: fakeGraph("internal/netproxy: net/http", "internal/netproxy/httpproxy: internal/netproxy net/http", "net/http:"),
+		want: []string{
+			"internal/netproxy depends on net/http (internal/netproxy never reaches it): internal/netproxy -> net/http",
+		},
+	}, {
+		name:  "the lean commands never link the agent's",
+		graph: fakeGraph("internal/cli: internal/cli/agentcli", "internal/cli/agentcli: internal/cli internal/app", "internal/app:"),
+		want: []string{
+			"internal/cli depends on internal/cli/agentcli (internal/cli never reaches it): internal/cli -> internal/cli/agentcli",
 		},
 	}, {
 		name:  "packages that do not exist yet are not checked",
