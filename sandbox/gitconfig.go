@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
 // gitEntry is one setting of a git config file: section, subsection (as
@@ -360,7 +362,7 @@ func (c gitConfigFile) includes(home string) []string {
 		if e.key != "path" || !e.hasValue || e.value == "" || (e.section != "include" && e.section != "includeif") {
 			continue
 		}
-		p := expandHome(e.value, home)
+		p := paths.ExpandHome(e.value, home)
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(filepath.Dir(c.path), p)
 		}
@@ -416,7 +418,7 @@ func readConfig(config string) ([]byte, error) {
 	if !errors.Is(err, errNotRegular) {
 		return data, err
 	}
-	real, err := realpath(config) // a link, most likely
+	real, err := paths.Realpath(config) // a link, most likely
 	if err != nil {
 		return nil, err
 	}

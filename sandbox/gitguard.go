@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
 // gitState is the state, when no confined command ran, of every file and
@@ -199,7 +201,7 @@ func (g *gitState) watch(p string, kind watchKind, top string) *gitWatch {
 	if w, ok := g.watches[p]; ok {
 		return w
 	}
-	if outermostRoot(p, g.roots) == "" && outermostRoot(realpathMissingOK(p), g.roots) == "" {
+	if paths.OutermostRoot(p, g.roots) == "" && paths.OutermostRoot(paths.RealpathMissingOK(p), g.roots) == "" {
 		return nil
 	}
 	w := &gitWatch{path: p, kind: kind, top: top, before: snapshotState(p)}
@@ -207,7 +209,7 @@ func (g *gitState) watch(p string, kind watchKind, top string) *gitWatch {
 	if w.before.mode&fs.ModeSymlink != 0 && kind != kindDotGit {
 		// A hooks folder or config that is a link: what it leads to is
 		// what git reads, and a command could write it there.
-		if real, err := realpath(p); err == nil {
+		if real, err := paths.Realpath(p); err == nil {
 			g.watch(real, kind, top)
 		}
 	}
@@ -327,7 +329,7 @@ func (f *fixer) check(w *gitWatch) {
 // .git leads to, when a command could have written it, and the person's
 // own relative core.hooksPath there.
 func (f *fixer) newDotGit(dotgit, top string) {
-	if !exists(dotgit) {
+	if !paths.Exists(dotgit) {
 		return
 	}
 	if gitdir, _ := resolveDotGit(top); gitdir != "" {
@@ -369,7 +371,7 @@ func (f *fixer) sanitizeGitDir(dir, top string, depth int) {
 func (f *fixer) checkFolder(w *gitWatch, now fileState) {
 	if !now.mode.IsDir() {
 		f.restore(w.path, w.before)
-		if !exists(w.path) {
+		if !paths.Exists(w.path) {
 			return
 		}
 		for name, st := range w.entries {
@@ -469,7 +471,7 @@ func isFolderKind(k watchKind) bool { return k == kindHooks || k == kindInfo || 
 // for one that holds the worktree (core.hooksPath "." or ".."), where every
 // project file lies and only a file named as a hook is one.
 func hooksKind(hooks, top string) watchKind {
-	if top != "" && within(top, hooks) {
+	if top != "" && paths.Within(top, hooks) {
 		return kindHookNames
 	}
 	return kindHooks
@@ -510,12 +512,12 @@ func (f *fixer) sanitizeConfig(p string, before fileState) {
 		if gitConfigSafe(e) {
 			kept = append(kept, e)
 		} else {
-			out = appendNew(out, e.name())
+			out = paths.AppendNew(out, e.name())
 		}
 	}
 	for _, e := range removed {
 		if !gitConfigSafe(e) {
-			back = appendNew(back, e.name())
+			back = paths.AppendNew(back, e.name())
 		}
 	}
 	if err != nil {
@@ -598,7 +600,7 @@ func (f *fixer) restoreWhy(p string, before fileState, why string) {
 		return
 	}
 	action := "restored"
-	if !exists(p) {
+	if !paths.Exists(p) {
 		action = "put back"
 	}
 	f.doWhy(p, action, why, func() error {
@@ -639,7 +641,7 @@ func (f *fixer) doWhy(p, action, why string, fix func() error) {
 	switch {
 	case !f.writable(p):
 		return
-	case realpathMissingOK(filepath.Dir(p)) != filepath.Dir(p):
+	case paths.RealpathMissingOK(filepath.Dir(p)) != filepath.Dir(p):
 		err = fmt.Errorf("a symbolic link on its way could turn the put-back onto another file")
 	default:
 		err = fix()
@@ -650,11 +652,11 @@ func (f *fixer) doWhy(p, action, why string, fix func() error) {
 // writable reports whether a confined command could have written p: it
 // lies in a root and outside wisp's home.
 func (f *fixer) writable(p string) bool {
-	real := filepath.Join(realpathMissingOK(filepath.Dir(p)), filepath.Base(p)) // a link at p is p's own
-	if outermostRoot(real, f.g.roots) == "" {
+	real := filepath.Join(paths.RealpathMissingOK(filepath.Dir(p)), filepath.Base(p)) // a link at p is p's own
+	if paths.OutermostRoot(real, f.g.roots) == "" {
 		return false
 	}
-	return f.g.home == "" || (!within(real, f.g.home) && !within(p, f.g.home))
+	return f.g.home == "" || (!paths.Within(real, f.g.home) && !paths.Within(p, f.g.home))
 }
 
 // writeAtomic replaces p by a file holding data: a temporary file beside
@@ -720,7 +722,7 @@ func describePutBacks(items []PutBack, base string) string {
 	parts := make([]string, 0, len(items))
 	for _, it := range items {
 		p := it.Path
-		if rel, err := filepath.Rel(base, p); err == nil && base != "" && within(p, base) {
+		if rel, err := filepath.Rel(base, p); err == nil && base != "" && paths.Within(p, base) {
 			p = rel
 		}
 		if it.Err != nil {

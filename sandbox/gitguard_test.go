@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
 // gitFixture is a real repository with a commit, a home for the person's
@@ -28,7 +30,7 @@ func newGitFixture(t *testing.T) *gitFixture {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("git is not installed")
 	}
-	dir, err := realpath(t.TempDir())
+	dir, err := paths.Realpath(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -347,7 +349,7 @@ func TestGitPutBackKeepsTemplateHooks(t *testing.T) {
 	if len(done) != 1 || done[0].Path != filepath.Join(f.proj, "sub/.git/hooks/pre-commit") {
 		t.Fatalf("the put-back did %s, want only the planted pre-commit removed", describePutBacks(done, f.proj))
 	}
-	if !exists(filepath.Join(f.proj, "sub/.git/hooks/pre-push")) {
+	if !paths.Exists(filepath.Join(f.proj, "sub/.git/hooks/pre-push")) {
 		t.Fatal("the hook from the person's template was removed")
 	}
 }
@@ -372,10 +374,10 @@ func TestGitPutBackStaysInTheRoots(t *testing.T) {
 	if info, err := os.Lstat(filepath.Join(f.proj, ".git/hooks")); err != nil || !info.IsDir() {
 		t.Errorf(".git/hooks is not a folder again: %v", err)
 	}
-	if exists(filepath.Join(f.proj, ".git/info")) && !isDir(filepath.Join(f.proj, ".git/info")) {
+	if paths.Exists(filepath.Join(f.proj, ".git/info")) && !isDir(filepath.Join(f.proj, ".git/info")) {
 		t.Error(".git/info is still a link")
 	}
-	if exists(filepath.Join(f.proj, ".git/commondir")) {
+	if paths.Exists(filepath.Join(f.proj, ".git/commondir")) {
 		t.Error(".git/commondir is still there")
 	}
 }
@@ -697,7 +699,7 @@ func TestGitBaselineOfAWispThatEnded(t *testing.T) {
 	f.mustSh(f.proj, plantLibHook)
 	kill()
 	next := mustSnapshot(t, f.spec())
-	if exists(filepath.Join(f.proj, "lib/.git/hooks/post-commit")) {
+	if paths.Exists(filepath.Join(f.proj, "lib/.git/hooks/post-commit")) {
 		t.Error("the next command starts with the hook of the command whose wisp ended still there")
 	}
 	done := next.PutBack()
@@ -728,7 +730,7 @@ func TestGitBaselineOfCommandsThatEndedIsForgotten(t *testing.T) {
 	t.Logf("the other wisp: %s", putBackOther())
 	writeFile(t, filepath.Join(f.proj, ".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n", 0o755) // the person's
 	done := mustSnapshot(t, f.spec()).PutBack()
-	if len(done) > 0 || !exists(filepath.Join(f.proj, ".git/hooks/pre-commit")) {
+	if len(done) > 0 || !paths.Exists(filepath.Join(f.proj, ".git/hooks/pre-commit")) {
 		t.Fatalf("the next command put back what the person did once no command ran: %s", describePutBacks(done, f.proj))
 	}
 }

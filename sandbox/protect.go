@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
 // gitEnv is what the person's git reads besides a repository's own files:
@@ -28,7 +30,7 @@ func newGitEnv(home string, getenv func(string) string) gitEnv {
 		filepath.Join(home, ".gitconfig"), filepath.Join(xdg, "git", "config")}
 	for _, name := range []string{"GIT_CONFIG_SYSTEM", "GIT_CONFIG_GLOBAL"} {
 		if p := getenv(name); filepath.IsAbs(p) {
-			configs = appendNew(configs, filepath.Clean(p))
+			configs = paths.AppendNew(configs, filepath.Clean(p))
 		}
 	}
 	template := getenv("GIT_TEMPLATE_DIR")
@@ -45,12 +47,12 @@ func (e gitEnv) templateDirs() []string {
 	dirs := []string{"/usr/share/git-core/templates", "/usr/local/share/git-core/templates",
 		"/opt/homebrew/share/git-core/templates", "/Library/Developer/CommandLineTools/usr/share/git-core/templates"}
 	if e.template != "" {
-		dirs = appendNew(dirs, filepath.Clean(e.template))
+		dirs = paths.AppendNew(dirs, filepath.Clean(e.template))
 	}
 	for _, c := range e.configs {
 		if t := gitConfigValue(c, "init", "templatedir"); t != "" {
-			if t = expandHome(t, e.home); filepath.IsAbs(t) {
-				dirs = appendNew(dirs, filepath.Clean(t))
+			if t = paths.ExpandHome(t, e.home); filepath.IsAbs(t) {
+				dirs = paths.AppendNew(dirs, filepath.Clean(t))
 			}
 		}
 	}
@@ -86,7 +88,7 @@ func gitProtected(root string, env gitEnv) []string {
 	if pointer {
 		// The link or file itself, never the git folder a link leads to:
 		// commits write there.
-		w.out = appendNew(w.out, filepath.Join(root, ".git"))
+		w.out = paths.AppendNew(w.out, filepath.Join(root, ".git"))
 	}
 	w.gitDir(gitdir, root, true, 0)
 	for _, c := range env.configs {
@@ -101,10 +103,10 @@ type protectWalk struct {
 	out  []string
 }
 
-func (w *protectWalk) add(p string) { w.out = appendNew(w.out, protectedForms(p)...) }
+func (w *protectWalk) add(p string) { w.out = paths.AppendNew(w.out, paths.ProtectedForms(p)...) }
 
 func (w *protectWalk) addIfExists(p string) {
-	if exists(p) {
+	if paths.Exists(p) {
 		w.add(p)
 	}
 }
@@ -147,7 +149,7 @@ func (w *protectWalk) config(file, top string, depth int) {
 		return
 	}
 	c := loadConfig(file)
-	if hooks := c.hooksPath(top, w.env.home); hooks != "" && !within(top, hooks) {
+	if hooks := c.hooksPath(top, w.env.home); hooks != "" && !paths.Within(top, hooks) {
 		w.add(hooks) // not one that holds the worktree ("."): the put-back checks that one
 	}
 	for _, inc := range c.includes(w.env.home) {
@@ -173,7 +175,7 @@ func resolveDotGit(root string) (gitdir string, pointer bool) {
 			return g, true
 		}
 	case info.Mode()&os.ModeSymlink != 0:
-		if g, err := realpath(dotgit); err == nil && isDir(g) {
+		if g, err := paths.Realpath(dotgit); err == nil && isDir(g) {
 			return g, true
 		}
 	}
@@ -201,7 +203,7 @@ func subGitDirs(dir string) []string {
 				continue
 			}
 			p := filepath.Join(d, e.Name())
-			if exists(filepath.Join(p, "HEAD")) {
+			if paths.Exists(filepath.Join(p, "HEAD")) {
 				out = append(out, p)
 				continue
 			}
@@ -254,7 +256,7 @@ func (c gitConfigFile) hooksPath(worktree, home string) string {
 	if value == "" {
 		return ""
 	}
-	value = expandHome(value, home)
+	value = paths.ExpandHome(value, home)
 	if !filepath.IsAbs(value) {
 		if worktree == "" {
 			return ""
@@ -262,24 +264,4 @@ func (c gitConfigFile) hooksPath(worktree, home string) string {
 		value = filepath.Join(worktree, value)
 	}
 	return filepath.Clean(value)
-}
-
-// protectedForms gives the paths that must stay unwritable for p to stay
-// unchanged: p as written, and its real path when a link leads elsewhere.
-// Both matter: the real path is what the kernel checks, and a link on the
-// way could be swapped for a folder of a command's own.
-func protectedForms(p string) []string {
-	return formsOf(p, realpathMissingOK)
-}
-
-// protectedForms is protectedForms(p), resolved through r.
-func (r *resolver) protectedForms(p string) []string { return formsOf(p, r.missingOK) }
-
-func formsOf(p string, resolve func(string) string) []string {
-	clean := filepath.Clean(p)
-	real := resolve(clean)
-	if real == clean {
-		return []string{clean}
-	}
-	return []string{real, clean}
 }

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"fmt"
 	"strings"
+
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
 // SeatbeltExec is macOS's sandbox-exec, which applies a Seatbelt profile.
@@ -74,9 +76,9 @@ func seatbeltLists(spec Spec) []seatbeltList {
 // does.
 func seatbeltPins(spec Spec) []string {
 	var pins []string
-	for _, op := range planMounts(spec.Roots, spec.Protected) {
-		if !op.readOnly {
-			pins = append(pins, op.path)
+	for _, op := range paths.PlanMounts(spec.Roots, spec.Protected) {
+		if !op.ReadOnly {
+			pins = append(pins, op.Path)
 		}
 	}
 	return pins

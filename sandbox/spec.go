@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
 // Spec says what a confined command may do, in terms every backend shares.
@@ -153,7 +155,7 @@ func (o SpecOptions) check() error {
 }
 
 func (s *Spec) addLaunchDir(dir string) error {
-	real, err := realpath(dir)
+	real, err := paths.Realpath(dir)
 	if err != nil {
 		return fmt.Errorf("sandbox: resolve the launch directory: %w", err)
 	}
@@ -174,9 +176,9 @@ func (s *Spec) addFound(paths []string) error {
 	return nil
 }
 
-func (s *Spec) addConfigured(name string, paths []string, home string) error {
-	for _, p := range paths {
-		abs := expandHome(p, home)
+func (s *Spec) addConfigured(name string, list []string, home string) error {
+	for _, p := range list {
+		abs := paths.ExpandHome(p, home)
 		if !filepath.IsAbs(abs) {
 			return fmt.Errorf("sandbox: %s %q is not an absolute path; write it as /… or ~/…", name, p)
 		}
@@ -188,9 +190,9 @@ func (s *Spec) addConfigured(name string, paths []string, home string) error {
 }
 
 func (s *Spec) addIfExists(p, what string) error {
-	real, err := realpath(p)
+	real, err := paths.Realpath(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		s.Skipped = appendNew(s.Skipped, filepath.Clean(p))
+		s.Skipped = paths.AppendNew(s.Skipped, filepath.Clean(p))
 		return nil
 	}
 	if err != nil {
@@ -203,17 +205,17 @@ func (s *Spec) addRoot(real, what string) error {
 	if real == "/" {
 		return &RootError{What: what, Err: ErrRootIsSlash}
 	}
-	s.Roots = appendNew(s.Roots, real)
+	s.Roots = paths.AppendNew(s.Roots, real)
 	return nil
 }
 
 // protect lists wisp's home and each repository root's git files.
 func (s *Spec) protect(wispHome string) {
-	forms := protectedForms(wispHome)
+	forms := paths.ProtectedForms(wispHome)
 	s.Home, s.Hidden = forms[0], forms
-	s.Protected = appendNew(s.Protected, forms...)
+	s.Protected = paths.AppendNew(s.Protected, forms...)
 	for _, root := range s.Roots {
-		s.Protected = appendNew(s.Protected, gitProtected(root, s.git)...)
+		s.Protected = paths.AppendNew(s.Protected, gitProtected(root, s.git)...)
 	}
 }
 
@@ -231,7 +233,7 @@ func (s Spec) Refresh() Spec {
 	out := s
 	out.Protected = append([]string(nil), s.Protected...)
 	for _, root := range s.Roots {
-		out.Protected = appendNew(out.Protected, gitProtected(root, s.git)...)
+		out.Protected = paths.AppendNew(out.Protected, gitProtected(root, s.git)...)
 	}
 	return out
 }
@@ -244,7 +246,7 @@ func (s *Spec) checkRootsOutsideProtected() error {
 			switch {
 			case r == p:
 				return &RootError{What: r, Err: errors.New("the sandbox keeps it unwritable")}
-			case within(r, p):
+			case paths.Within(r, p):
 				return &RootError{What: r, Err: fmt.Errorf("it lies inside %s, which the sandbox keeps unwritable", p)}
 			}
 		}

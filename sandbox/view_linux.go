@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 	"golang.org/x/sys/unix"
 )
 
@@ -54,8 +55,8 @@ func mountPrivateTerminals() error {
 func outermostRoots(roots []string) []string {
 	var out []string
 	for _, r := range roots {
-		if outermostRoot(r, roots) == r {
-			out = appendNew(out, r)
+		if paths.OutermostRoot(r, roots) == r {
+			out = paths.AppendNew(out, r)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b string) int { return len(a) - len(b) })
@@ -72,7 +73,7 @@ func readOnlyOutsideRoots(roots, protect []string) error {
 		return err
 	}
 	for _, m := range mounts {
-		if m.readOnly || (outermostRoot(m.path, roots) != "" && !insideAny(m.path, protect)) {
+		if m.readOnly || (paths.OutermostRoot(m.path, roots) != "" && !paths.WithinAny(m.path, protect)) {
 			continue
 		}
 		err := setReadOnly(m.path)
@@ -84,15 +85,6 @@ func readOnlyOutsideRoots(roots, protect []string) error {
 		}
 	}
 	return nil
-}
-
-func insideAny(p string, dirs []string) bool {
-	for _, d := range dirs {
-		if within(p, d) {
-			return true
-		}
-	}
-	return false
 }
 
 // setReadOnly turns the one mount at p read-only.

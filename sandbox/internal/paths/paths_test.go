@@ -1,4 +1,4 @@
-package sandbox
+package paths
 
 import (
 	"os"
@@ -45,31 +45,34 @@ func TestResolverAgreesWithRealpath(t *testing.T) {
 		"home/.config/op-share", "home/.config/op-share/etc",
 		"home/./.config/../.aws//credentials",
 	}
-	var r resolver
+	var r Resolver
 	for range 2 { // the second time from the memo
 		for _, p := range paths {
 			abs := at(p)
-			wantReal, wantErr := realpath(abs)
-			gotReal, gotErr := r.realpath(abs)
+			wantReal, wantErr := Realpath(abs)
+			gotReal, gotErr := r.Realpath(abs)
 			if gotReal != wantReal || (gotErr == nil) != (wantErr == nil) {
 				t.Errorf("realpath %s: resolver %q, %v; realpath %q, %v", p, gotReal, gotErr, wantReal, wantErr)
 			}
-			if got, want := r.missingOK(abs), realpathMissingOK(abs); got != want {
+			if got, want := r.MissingOK(abs), RealpathMissingOK(abs); got != want {
 				t.Errorf("missingOK %s: resolver %q, realpathMissingOK %q", p, got, want)
 			}
 		}
 	}
-	if got, want := r.missingOK("/"), realpathMissingOK("/"); got != want {
+	if got, want := r.MissingOK("/"), RealpathMissingOK("/"); got != want {
 		t.Errorf("missingOK /: %q, want %q", got, want)
 	}
 }
 
-// BenchmarkReadForms is the default secrets list resolved as NewSpec does.
-func BenchmarkReadForms(b *testing.B) {
-	home, _ := os.UserHomeDir()
-	for b.Loop() {
-		if _, err := readForms(DenyReadKey, DefaultDenyRead("linux"), home); err != nil {
-			b.Fatal(err)
+func TestWithin(t *testing.T) {
+	for _, tc := range []struct {
+		p, dir string
+		want   bool
+	}{
+		{"/a/b", "/a/b", true}, {"/a/b/c", "/a/b", true}, {"/a/bc", "/a/b", false}, {"/a", "/a/b", false}, {"/x", "/", true},
+	} {
+		if got := Within(tc.p, tc.dir); got != tc.want {
+			t.Errorf("Within(%q, %q) = %v", tc.p, tc.dir, got)
 		}
 	}
 }
