@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/wisp-sh/wisp/sandbox/gitguard"
 	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
@@ -55,7 +56,7 @@ type Spec struct {
 	// Env says which of wisp's variables a confined command goes without.
 	Env EnvFilter
 
-	git gitEnv // the person's git configs, for a core.hooksPath or include there, when Refresh looks again
+	git gitguard.Env // the person's git configs, for a core.hooksPath or include there, when Refresh looks again
 }
 
 // Unprotected is a protected path that a backend cannot cover here.
@@ -121,7 +122,7 @@ func NewSpec(o SpecOptions) (Spec, error) {
 			return Spec{}, err
 		}
 	}
-	spec.git = newGitEnv(o.UserHome, o.Getenv)
+	spec.git = gitguard.NewEnv(o.UserHome, o.Getenv)
 	spec.protect(o.WispHome)
 	spec.Env = DefaultEnvFilter(o.APIKeyEnv, o.EnvKeep, o.EnvDrop)
 	if err := spec.addReads(o); err != nil {
@@ -215,7 +216,7 @@ func (s *Spec) protect(wispHome string) {
 	s.Home, s.Hidden = forms[0], forms
 	s.Protected = paths.AppendNew(s.Protected, forms...)
 	for _, root := range s.Roots {
-		s.Protected = paths.AppendNew(s.Protected, gitProtected(root, s.git)...)
+		s.Protected = paths.AppendNew(s.Protected, gitguard.Protected(root, s.git)...)
 	}
 }
 
@@ -226,14 +227,14 @@ func (s *Spec) protect(wispHome string) {
 // planted there runs at the person's next commit, outside the sandbox. The
 // command that makes the repository can still write them (Landlock cannot
 // refuse a path that does not exist yet), and the put-back after it
-// (GitSnapshot) undoes that; every command after it cannot. What was
+// (SnapshotGit) undoes that; every command after it cannot. What was
 // protected stays protected. The runner calls it before each confined
 // command.
 func (s Spec) Refresh() Spec {
 	out := s
 	out.Protected = append([]string(nil), s.Protected...)
 	for _, root := range s.Roots {
-		out.Protected = paths.AppendNew(out.Protected, gitProtected(root, s.git)...)
+		out.Protected = paths.AppendNew(out.Protected, gitguard.Protected(root, s.git)...)
 	}
 	return out
 }
@@ -272,4 +273,12 @@ func (e *RootError) Hint() string {
 		return "launch wisp in a project folder, and keep / out of commandPolicy.sandbox.writablePaths"
 	}
 	return "remove it from commandPolicy.sandbox.writablePaths, or set WISP_HOME elsewhere"
+}
+
+// SnapshotGit takes a hold on the state of git's control files under the
+// spec's roots, which the runner puts back after the command
+// (gitguard.Snapshot.PutBack). It fails, and no command should run, when
+// wisp cannot check what it would have to (gitguard.UncheckedError).
+func (s Spec) SnapshotGit() (*gitguard.Snapshot, error) {
+	return gitguard.Scope{Roots: s.Roots, Home: s.Home, Env: s.git}.Snapshot()
 }

@@ -40,6 +40,9 @@ var Rules = []Rule{
 	{Package: Module + "/audit", Forbidden: []string{"net/http"}, OnlyWisp: own("internal/config", "internal/suggest", "internal/visible")},
 	{Package: Module + "/policy", Forbidden: []string{"net/http"}},
 	{Package: Module + "/sandbox", Forbidden: []string{"net/http"}},
+	// git's guard sits below the sandbox's front: it takes roots and a
+	// home, never a Spec, so that the front can import it.
+	{Package: Module + "/sandbox/gitguard", OnlyWisp: own("sandbox/internal/paths")},
 	{Package: Module + "/pending", Forbidden: []string{"net/http"}},
 	// netproxy is the network proxy itself: the standard library alone,
 	// no wisp package, so that what decides on a host is all in one place.

@@ -1,6 +1,6 @@
 //go:build !linux && !darwin
 
-package sandbox
+package gitguard
 
 import "io/fs"
 

@@ -1,4 +1,4 @@
-package sandbox
+package gitguard_test
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/wisp-sh/wisp/sandbox/gitguard"
 )
 
 // TestGitPutBackProperty: random sequences of confined commands, some
@@ -199,13 +201,13 @@ func evilHook(f *gitFixture) string { return "#!/bin/sh\n" + shellWords(f.progra
 func evilConfig(f *gitFixture, which int) string {
 	switch which {
 	case 1:
-		return "[alias]\n\tst = " + quoteGitValue("!"+f.program) + "\n"
+		return "[alias]\n\tst = " + gitguard.QuoteGitValue("!"+f.program) + "\n"
 	case 2:
-		return "[core]\n\thooksPath = " + quoteGitValue(filepath.Join(f.proj, "m/hooks")) + "\n"
+		return "[core]\n\thooksPath = " + gitguard.QuoteGitValue(filepath.Join(f.proj, "m/hooks")) + "\n"
 	case 3:
-		return "[include]\n\tpath = " + quoteGitValue(filepath.Join(f.proj, "m/evil.gitconfig")) + "\n"
+		return "[include]\n\tpath = " + gitguard.QuoteGitValue(filepath.Join(f.proj, "m/evil.gitconfig")) + "\n"
 	}
-	return "[core]\n\tfsmonitor = " + quoteGitValue(f.program) + "\n"
+	return "[core]\n\tfsmonitor = " + gitguard.QuoteGitValue(f.program) + "\n"
 }
 
 // content is what an edit writes at target, and its mode.
@@ -316,7 +318,7 @@ func playCommands(t *testing.T, f *gitFixture, template string, steps []step, pu
 		t.Fatalf("copy the project: %v\n%s", err, out)
 	}
 	spec := f.spec()
-	var running []*GitSnapshot
+	var running []*gitguard.Snapshot
 	var said strings.Builder
 	for _, s := range steps {
 		switch {
@@ -326,7 +328,7 @@ func playCommands(t *testing.T, f *gitFixture, template string, steps []step, pu
 		case s.op == endCommand:
 			done := running[s.end].PutBack()
 			running = append(running[:s.end], running[s.end+1:]...)
-			said.WriteString(describePutBacks(done, f.proj) + "\n")
+			said.WriteString(gitguard.DescribePutBacks(done, f.proj) + "\n")
 		default:
 			s.edit.apply(f)
 		}

@@ -1,4 +1,4 @@
-package sandbox
+package gitguard
 
 import (
 	"errors"
@@ -332,7 +332,7 @@ var safeGitKeys = map[string]safeKeys{
 }
 
 // gitConfigFile is a git config file as wisp read it, once: what parsed
-// of it, and, when it is too large to read, why (GitUncheckedError).
+// of it, and, when it is too large to read, why (UncheckedError).
 type gitConfigFile struct {
 	path     string
 	entries  []gitEntry
@@ -345,7 +345,7 @@ func loadConfig(path string) gitConfigFile {
 	switch {
 	case errors.Is(err, errTooLarge):
 		if info, err := os.Stat(path); err == nil {
-			c.tooLarge = &GitUncheckedError{Path: path, Size: info.Size()}
+			c.tooLarge = &UncheckedError{Path: path, Size: info.Size()}
 		}
 	case err == nil:
 		c.entries, _ = parseGitConfig(data)
@@ -395,15 +395,15 @@ func gitConfigValue(config, section, key string) string {
 // every confined command until it is made smaller (gitConfigFile).
 const maxControlFile = 1 << 20
 
-// GitUncheckedError says why no confined command runs: a git config file
+// UncheckedError says why no confined command runs: a git config file
 // that git reads for what it runs is too large for wisp to follow, so a
 // hook or include it names could change unseen.
-type GitUncheckedError struct {
+type UncheckedError struct {
 	Path string
 	Size int64
 }
 
-func (e *GitUncheckedError) Error() string {
+func (e *UncheckedError) Error() string {
 	return fmt.Sprintf("sandbox: wisp cannot check the git config %s: it is %s, more than the %s wisp reads of one, "+
 		"so a hook or include it names could be changed unseen; git's own config files are a few kilobytes: make it smaller",
 		e.Path, sizeText(e.Size), sizeText(maxControlFile))

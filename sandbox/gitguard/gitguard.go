@@ -1,4 +1,4 @@
-package sandbox
+package gitguard
 
 import (
 	"fmt"
@@ -33,11 +33,11 @@ import (
 type gitState struct {
 	roots   []string
 	home    string // wisp's home: never touched
-	env     gitEnv
+	env     Env
 	watches map[string]*gitWatch
 	known   map[string]bool // git folders that existed before
 	// unchecked is a config file the snapshot had to follow but could
-	// not: what it names would go unwatched (GitUncheckedError).
+	// not: what it names would go unwatched (UncheckedError).
 	unchecked error
 }
 
@@ -71,9 +71,9 @@ type gitWatch struct {
 	subdirs map[string]bool      // kindGitDirs: the git folders it held
 }
 
-// newGitState records the git control files under the spec's roots.
-func newGitState(s Spec) (*gitState, error) {
-	g := &gitState{roots: s.Roots, home: s.Home, env: s.git,
+// newGitState records the git control files under the scope's roots.
+func newGitState(s Scope) (*gitState, error) {
+	g := &gitState{roots: s.Roots, home: s.Home, env: s.Env,
 		watches: map[string]*gitWatch{}, known: map[string]bool{}}
 	tops, _ := g.tops()
 	for _, top := range tops {

@@ -1,4 +1,4 @@
-package sandbox
+package gitguard
 
 import (
 	"encoding/json"
@@ -87,7 +87,7 @@ func decodeBaseline(data []byte) (*gitState, error) {
 	if err := json.Unmarshal(data, &in); err != nil {
 		return nil, err
 	}
-	g := &gitState{roots: in.Roots, home: in.Home, env: gitEnv{home: in.Env.Home, configs: in.Env.Configs, template: in.Env.Template},
+	g := &gitState{roots: in.Roots, home: in.Home, env: Env{home: in.Env.Home, configs: in.Env.Configs, template: in.Env.Template},
 		watches: make(map[string]*gitWatch, len(in.Watches)), known: map[string]bool{}}
 	for _, k := range in.Known {
 		g.known[k] = true

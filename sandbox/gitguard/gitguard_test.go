@@ -1,4 +1,4 @@
-package sandbox
+package gitguard_test
 
 import (
 	"bufio"
@@ -11,6 +11,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/gitguard"
 
 	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
@@ -51,7 +54,7 @@ func newGitFixture(t *testing.T) *gitFixture {
 
 // mustSnapshot takes a hold on the baseline as the runner does before a
 // confined command.
-func mustSnapshot(t testing.TB, spec Spec) *GitSnapshot {
+func mustSnapshot(t testing.TB, spec sandbox.Spec) *gitguard.Snapshot {
 	t.Helper()
 	snap, err := spec.SnapshotGit()
 	if err != nil {
@@ -60,15 +63,7 @@ func mustSnapshot(t testing.TB, spec Spec) *GitSnapshot {
 	return snap
 }
 
-func writeFile(t *testing.T, p, data string, mode os.FileMode) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), mode); err != nil {
-		t.Fatal(err)
-	}
-}
+var writeFile = gitguard.WriteFile // shared with the package's internal tests
 
 // env is the person's git environment: their home, no system config.
 func (f *gitFixture) env() []string {
@@ -115,9 +110,9 @@ func shellWords(words ...string) string {
 	return strings.Join(q, " ")
 }
 
-func (f *gitFixture) spec() Spec {
+func (f *gitFixture) spec() sandbox.Spec {
 	f.t.Helper()
-	spec, err := NewSpec(SpecOptions{LaunchDir: f.proj, WispHome: f.wispHome, UserHome: f.home,
+	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: f.proj, WispHome: f.wispHome, UserHome: f.home,
 		Getenv: func(k string) string {
 			if k == "XDG_CONFIG_HOME" {
 				return filepath.Join(f.home, ".config")
@@ -286,7 +281,7 @@ func (a gitAttack) run(t *testing.T, putBack bool) *gitFixture {
 	if a.setup != nil {
 		a.setup(f)
 	}
-	var snap *GitSnapshot
+	var snap *gitguard.Snapshot
 	if putBack {
 		snap = mustSnapshot(t, f.spec())
 	}
@@ -297,7 +292,7 @@ func (a gitAttack) run(t *testing.T, putBack bool) *gitFixture {
 	f.ran() // the attack's own git may have run it: that is the command's, confined
 	if putBack {
 		done := snap.PutBack()
-		t.Logf("put back: %s", describePutBacks(done, f.proj))
+		t.Logf("put back: %s", gitguard.DescribePutBacks(done, f.proj))
 		if len(done) == 0 {
 			t.Error("the put-back reports nothing")
 		}
@@ -327,7 +322,7 @@ func TestGitPutBackKeepsWhatWorks(t *testing.T) {
 		"git init -q", // again, in an existing repository
 	}, " && "))
 	if done := snap.PutBack(); len(done) > 0 {
-		t.Fatalf("the put-back changed what git itself wrote: %s", describePutBacks(done, f.proj))
+		t.Fatalf("the put-back changed what git itself wrote: %s", gitguard.DescribePutBacks(done, f.proj))
 	}
 	f.git(filepath.Join(f.proj, "wt"), "status")
 	f.git(filepath.Join(f.proj, "lib"), "status")
@@ -347,7 +342,7 @@ func TestGitPutBackKeepsTemplateHooks(t *testing.T) {
 	f.mustSh(f.proj, `git init -q sub && printf '#!/bin/sh\n"$PROGRAM"\n' > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit`)
 	done := snap.PutBack()
 	if len(done) != 1 || done[0].Path != filepath.Join(f.proj, "sub/.git/hooks/pre-commit") {
-		t.Fatalf("the put-back did %s, want only the planted pre-commit removed", describePutBacks(done, f.proj))
+		t.Fatalf("the put-back did %s, want only the planted pre-commit removed", gitguard.DescribePutBacks(done, f.proj))
 	}
 	if !paths.Exists(filepath.Join(f.proj, "sub/.git/hooks/pre-push")) {
 		t.Fatal("the hook from the person's template was removed")
@@ -365,7 +360,7 @@ func TestGitPutBackStaysInTheRoots(t *testing.T) {
 	snap := mustSnapshot(t, f.spec())
 	f.mustSh(f.proj, "rm -rf .git/hooks && ln -s "+outside+" .git/hooks && ln -s "+f.wispHome+" .git/info && echo x > .git/commondir")
 	done := snap.PutBack()
-	t.Logf("put back: %s", describePutBacks(done, f.proj))
+	t.Logf("put back: %s", gitguard.DescribePutBacks(done, f.proj))
 	for _, p := range []string{filepath.Join(outside, "keep"), filepath.Join(f.wispHome, "config.json")} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("the put-back removed %s, which lies outside the roots or in wisp's home", p)
@@ -374,7 +369,7 @@ func TestGitPutBackStaysInTheRoots(t *testing.T) {
 	if info, err := os.Lstat(filepath.Join(f.proj, ".git/hooks")); err != nil || !info.IsDir() {
 		t.Errorf(".git/hooks is not a folder again: %v", err)
 	}
-	if paths.Exists(filepath.Join(f.proj, ".git/info")) && !isDir(filepath.Join(f.proj, ".git/info")) {
+	if paths.Exists(filepath.Join(f.proj, ".git/info")) && !gitguard.IsDir(filepath.Join(f.proj, ".git/info")) {
 		t.Error(".git/info is still a link")
 	}
 	if paths.Exists(filepath.Join(f.proj, ".git/commondir")) {
@@ -468,7 +463,7 @@ func benchmarkGitGuard(b *testing.B, n int) {
 	if out, err := exec.Command("git", "init", "-q", proj).CombinedOutput(); err != nil {
 		b.Fatalf("git init: %v\n%s", err, out)
 	}
-	spec, err := NewSpec(SpecOptions{LaunchDir: proj, WispHome: filepath.Join(dir, "home"), UserHome: dir,
+	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: proj, WispHome: filepath.Join(dir, "home"), UserHome: dir,
 		Getenv: func(string) string { return "" }})
 	if err != nil {
 		b.Fatal(err)
@@ -482,20 +477,20 @@ func benchmarkGitGuard(b *testing.B, n int) {
 }
 
 func TestPutBackWording(t *testing.T) {
-	items := []PutBack{
+	items := []gitguard.PutBack{
 		{Path: "/p/.git/commondir", Action: "removed"},
 		{Path: "/p/.git/config", Action: "took core.fsmonitor out of"},
-		{Path: "/p/sub/.git/hooks", Action: "restored", Err: errNotRegular},
+		{Path: "/p/sub/.git/hooks", Action: "restored", Err: gitguard.ErrNotRegular},
 	}
-	if got, want := PutBackLine(items, ""), "sandbox: put back what the command wrote where git would have run it at the person's next git command: "+
+	if got, want := gitguard.PutBackLine(items, ""), "sandbox: put back what the command wrote where git would have run it at the person's next git command: "+
 		"removed /p/.git/commondir; took core.fsmonitor out of /p/.git/config; "+
 		"could not put back /p/sub/.git/hooks (not a regular file): check it before you run git there"; got != want {
-		t.Errorf("PutBackLine:\n got %q\nwant %q", got, want)
+		t.Errorf("gitguard.PutBackLine:\n got %q\nwant %q", got, want)
 	}
-	if got, want := PutBackNote(items[:1], "/p"), "· the sandbox put back what the command wrote where your git would have run it: removed .git/commondir"; got != want {
-		t.Errorf("PutBackNote:\n got %q\nwant %q", got, want)
+	if got, want := gitguard.PutBackNote(items[:1], "/p"), "· the sandbox put back what the command wrote where your git would have run it: removed .git/commondir"; got != want {
+		t.Errorf("gitguard.PutBackNote:\n got %q\nwant %q", got, want)
 	}
-	if PutBackLine(nil, "/p") != "" || PutBackNote(nil, "/p") != "" {
+	if gitguard.PutBackLine(nil, "/p") != "" || gitguard.PutBackNote(nil, "/p") != "" {
 		t.Error("nothing put back, yet a line")
 	}
 }
@@ -530,8 +525,8 @@ func TestGitPutBackLargeConfigRewrittenInPlace(t *testing.T) {
 		out, err := f.sh(f.proj, line)
 		t.Logf("%s: %v\n%s", line, err, out)
 		done := snap.PutBack()
-		t.Logf("put back: %s", describePutBacks(done, f.proj))
-		if info, err := os.Stat(config); err == nil && info.Size() > maxControlFile {
+		t.Logf("put back: %s", gitguard.DescribePutBacks(done, f.proj))
+		if info, err := os.Stat(config); err == nil && info.Size() > gitguard.MaxControlFile {
 			t.Errorf("after command %d the put-back left lib/.git/config at %d bytes, over what wisp reads", i+1, info.Size())
 		}
 	}
@@ -548,10 +543,10 @@ func TestGitSnapshotRefusesAConfigTooLargeToFollow(t *testing.T) {
 	f := newGitFixture(t)
 	f.mustSh(f.proj, `git init -q lib && printf '[remote "x"]\n' >> lib/.git/config && yes url=a | head -n 200000 >> lib/.git/config`)
 	snap, err := f.spec().SnapshotGit()
-	var unchecked *GitUncheckedError
+	var unchecked *gitguard.UncheckedError
 	if !errors.As(err, &unchecked) || unchecked.Path != filepath.Join(f.proj, "lib/.git/config") {
 		snap.PutBack()
-		t.Fatalf("SnapshotGit: %v, want a GitUncheckedError for lib/.git/config", err)
+		t.Fatalf("SnapshotGit: %v, want a gitguard.UncheckedError for lib/.git/config", err)
 	}
 	if want := "it is 1.2 MB, more than the 1 MiB wisp reads of one"; !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "make it smaller") {
 		t.Errorf("the error reads %q, want it to say %q and what to do", err, want)
@@ -576,14 +571,14 @@ func TestGitPutBackLargeHookRewrittenInPlace(t *testing.T) {
 	f := newGitFixture(t)
 	f.mustSh(f.proj, "git init -q lib && git -C lib commit -q --allow-empty -m lib && "+largeHook)
 	if done := mustSnapshot(t, f.spec()).PutBack(); len(done) > 0 {
-		t.Fatalf("nothing changed, yet the put-back did %s", describePutBacks(done, f.proj))
+		t.Fatalf("nothing changed, yet the put-back did %s", gitguard.DescribePutBacks(done, f.proj))
 	}
 	snap := mustSnapshot(t, f.spec())
 	f.mustSh(f.proj, runLargeHook)
 	done := snap.PutBack()
 	hook := filepath.Join(f.proj, "lib/.git/hooks/post-commit")
 	if len(done) != 1 || done[0].Path != hook || done[0].Action != "removed" || !strings.Contains(done[0].Why, "more than the 1 MiB wisp keeps a copy of") {
-		t.Errorf("the put-back did %s, want the hook removed, saying why", describePutBacks(done, f.proj))
+		t.Errorf("the put-back did %s, want the hook removed, saying why", gitguard.DescribePutBacks(done, f.proj))
 	}
 	f.sh(filepath.Join(f.proj, "lib"), "git commit -q --allow-empty -m next")
 	if f.ran() {
@@ -601,8 +596,8 @@ func TestGitPutBackOfTwoCommandsAtOnce(t *testing.T) {
 	b := mustSnapshot(t, spec)
 	f.mustSh(f.proj, plantLibHook)
 	a := mustSnapshot(t, spec) // B still runs
-	t.Logf("B put back: %s", describePutBacks(b.PutBack(), f.proj))
-	t.Logf("A put back: %s", describePutBacks(a.PutBack(), f.proj))
+	t.Logf("B put back: %s", gitguard.DescribePutBacks(b.PutBack(), f.proj))
+	t.Logf("A put back: %s", gitguard.DescribePutBacks(a.PutBack(), f.proj))
 	f.sh(filepath.Join(f.proj, "lib"), "git commit -q --allow-empty -m next")
 	if f.ran() {
 		t.Fatal("the person's commit ran the hook command B planted: A's put-back restored it")
@@ -625,7 +620,7 @@ func TestGitBaselineHelperProcess(t *testing.T) {
 	snap := mustSnapshot(t, f.spec())
 	fmt.Println("leased")
 	io.Copy(io.Discard, os.Stdin)
-	fmt.Println("put back:", describePutBacks(snap.PutBack(), f.proj))
+	fmt.Println("put back:", gitguard.DescribePutBacks(snap.PutBack(), f.proj))
 }
 
 // otherWisp starts the helper process for f and waits for its lease.
@@ -680,7 +675,7 @@ func TestGitBaselineSharedByTwoProcesses(t *testing.T) {
 	f.mustSh(f.proj, plantLibHook)
 	a := mustSnapshot(t, f.spec())
 	t.Logf("the other wisp: %s", putBackB())
-	t.Logf("A put back: %s", describePutBacks(a.PutBack(), f.proj))
+	t.Logf("A put back: %s", gitguard.DescribePutBacks(a.PutBack(), f.proj))
 	f.sh(filepath.Join(f.proj, "lib"), "git commit -q --allow-empty -m next")
 	if f.ran() {
 		t.Fatal("the person's commit ran the hook the other wisp's command planted: A's put-back restored it")
@@ -703,8 +698,8 @@ func TestGitBaselineOfAWispThatEnded(t *testing.T) {
 		t.Error("the next command starts with the hook of the command whose wisp ended still there")
 	}
 	done := next.PutBack()
-	if want := filepath.Join(f.proj, "lib/.git/hooks/post-commit"); !slices.ContainsFunc(done, func(d PutBack) bool { return d.Path == want }) {
-		t.Errorf("the put-back after the next command does not say it removed the hook: %s", describePutBacks(done, f.proj))
+	if want := filepath.Join(f.proj, "lib/.git/hooks/post-commit"); !slices.ContainsFunc(done, func(d gitguard.PutBack) bool { return d.Path == want }) {
+		t.Errorf("the put-back after the next command does not say it removed the hook: %s", gitguard.DescribePutBacks(done, f.proj))
 	}
 	f.sh(filepath.Join(f.proj, "lib"), "git commit -q --allow-empty -m next")
 	if f.ran() {
@@ -725,12 +720,12 @@ func TestGitBaselineOfCommandsThatEndedIsForgotten(t *testing.T) {
 	first := mustSnapshot(t, f.spec())
 	putBackOther, _ := otherWisp(t, f) // joins first's baseline
 	if done := first.PutBack(); len(done) > 0 {
-		t.Fatalf("nothing changed, yet the put-back did %s", describePutBacks(done, f.proj))
+		t.Fatalf("nothing changed, yet the put-back did %s", gitguard.DescribePutBacks(done, f.proj))
 	}
 	t.Logf("the other wisp: %s", putBackOther())
 	writeFile(t, filepath.Join(f.proj, ".git/hooks/pre-commit"), "#!/bin/sh\nexit 0\n", 0o755) // the person's
 	done := mustSnapshot(t, f.spec()).PutBack()
 	if len(done) > 0 || !paths.Exists(filepath.Join(f.proj, ".git/hooks/pre-commit")) {
-		t.Fatalf("the next command put back what the person did once no command ran: %s", describePutBacks(done, f.proj))
+		t.Fatalf("the next command put back what the person did once no command ran: %s", gitguard.DescribePutBacks(done, f.proj))
 	}
 }

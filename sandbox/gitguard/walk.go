@@ -1,4 +1,4 @@
-package sandbox
+package gitguard
 
 import (
 	"os"
@@ -8,19 +8,19 @@ import (
 	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
-// gitEnv is what the person's git reads besides a repository's own files:
+// Env is what the person's git reads besides a repository's own files:
 // the system and global config files, wherever the environment or the
 // platform's installs put them. All candidates count, set or not today, so
 // that a later change of environment does not open what this one closed.
-type gitEnv struct {
+type Env struct {
 	home     string
 	configs  []string
 	template string // GIT_TEMPLATE_DIR, or ""
 }
 
-// newGitEnv lists the config files git reads for every repository: the
+// NewEnv lists the config files git reads for every repository: the
 // system ones, ~/.gitconfig, the XDG one, and those named by GIT_CONFIG_*.
-func newGitEnv(home string, getenv func(string) string) gitEnv {
+func NewEnv(home string, getenv func(string) string) Env {
 	xdg := getenv("XDG_CONFIG_HOME")
 	if !filepath.IsAbs(xdg) {
 		xdg = filepath.Join(home, ".config")
@@ -37,13 +37,13 @@ func newGitEnv(home string, getenv func(string) string) gitEnv {
 	if !filepath.IsAbs(template) {
 		template = ""
 	}
-	return gitEnv{home: home, configs: configs, template: template}
+	return Env{home: home, configs: configs, template: template}
 }
 
 // templateDirs are the folders git init copies a new repository's hooks
 // from: GIT_TEMPLATE_DIR, init.templateDir of the person's configs, and
 // the system's own.
-func (e gitEnv) templateDirs() []string {
+func (e Env) templateDirs() []string {
 	dirs := []string{"/usr/share/git-core/templates", "/usr/local/share/git-core/templates",
 		"/opt/homebrew/share/git-core/templates", "/Library/Developer/CommandLineTools/usr/share/git-core/templates"}
 	if e.template != "" {
@@ -67,7 +67,7 @@ const (
 	maxSubGitDirs   = 256
 )
 
-// gitProtected lists what a planted file in repository root would turn into
+// Protected lists what a planted file in repository root would turn into
 // code run at the person's next git command, as far as it exists now: the
 // .git file or link that points to the git folder, that folder's hooks,
 // config, config.worktree, commondir and info/attributes, the same of the
@@ -77,9 +77,9 @@ const (
 // against the worktree's top, as git does). The rest of .git (objects,
 // refs, the index, worktrees/) stays writable so that commits, worktrees
 // and submodules work; what it cannot bind, the put-back after each
-// command covers (GitSnapshot). A root that is not a repository gives
+// command covers (Snapshot). A root that is not a repository gives
 // nothing.
-func gitProtected(root string, env gitEnv) []string {
+func Protected(root string, env Env) []string {
 	gitdir, pointer := resolveDotGit(root)
 	if gitdir == "" {
 		return nil
@@ -98,7 +98,7 @@ func gitProtected(root string, env gitEnv) []string {
 }
 
 type protectWalk struct {
-	env  gitEnv
+	env  Env
 	seen map[string]bool
 	out  []string
 }

@@ -1,4 +1,4 @@
-package sandbox
+package gitguard
 
 import (
 	"bytes"
@@ -29,10 +29,10 @@ import (
 // A wisp that ended without giving its lease back leaves the baseline for
 // the next command, which puts back to it first.
 
-// GitSnapshot is one confined command's hold on the baseline, taken before
-// the command (Spec.SnapshotGit) and given back by PutBack once every
+// Snapshot is one confined command's hold on the baseline, taken before
+// the command (Scope.Snapshot) and given back by PutBack once every
 // process of the command has ended.
-type GitSnapshot struct {
+type Snapshot struct {
 	key   string
 	lease string
 	state *gitState
@@ -53,14 +53,23 @@ type heldBaseline struct {
 	leases map[string]bool // this process's leases on it
 }
 
-// SnapshotGit takes a hold on the state of git's control files under the
-// spec's roots that the runner puts back after the command (PutBack). When
+// Scope is what a snapshot covers: the writable roots, wisp's home (never
+// touched; the baseline's record is kept there) and the person's git
+// environment (NewEnv).
+type Scope struct {
+	Roots []string
+	Home  string
+	Env   Env
+}
+
+// Snapshot takes a hold on the state of git's control files under the
+// scope's roots that the runner puts back after the command (PutBack). When
 // no other confined command runs on these roots, in this process or in
 // another wisp sharing its home, that is the state now; otherwise it is
 // the state before the first of them. It fails, and no command should
-// run, when wisp cannot check what it would have to (GitUncheckedError),
+// run, when wisp cannot check what it would have to (UncheckedError),
 // or cannot keep its record in wisp's home.
-func (s Spec) SnapshotGit() (*GitSnapshot, error) {
+func (s Scope) Snapshot() (*Snapshot, error) {
 	registry.Lock()
 	defer registry.Unlock()
 	key := baselineKey(s)
@@ -77,7 +86,7 @@ func (s Spec) SnapshotGit() (*GitSnapshot, error) {
 	held := registry.held[key]
 	rec.addHeld(held)
 	live := rec.liveLeases(held)
-	g := &GitSnapshot{key: key, lease: randomToken(), file: file}
+	g := &Snapshot{key: key, lease: randomToken(), file: file}
 	switch {
 	case len(live) > 0 && held != nil && held.token == rec.Token:
 	case len(live) > 0:
@@ -132,7 +141,7 @@ func putBackStale(rec baselineRecord, held *heldBaseline, where string) []PutBac
 // command has ended: a process left behind could write again after it.
 // While another command that shares the baseline runs, what that one has
 // written so far is put back too; its own put-back checks again.
-func (g *GitSnapshot) PutBack() []PutBack {
+func (g *Snapshot) PutBack() []PutBack {
 	if g == nil || g.done {
 		return nil
 	}
@@ -175,13 +184,13 @@ func (g *GitSnapshot) PutBack() []PutBack {
 	return done
 }
 
-// baselineKey names the baseline of a spec's roots: wisps share one when
+// baselineKey names the baseline of a scope's roots: wisps share one when
 // they share wisp's home, the roots and the git configuration they read.
-func baselineKey(s Spec) string {
+func baselineKey(s Scope) string {
 	data, _ := json.Marshal(struct {
 		Home, GitHome, Template string
 		Roots, Configs          []string
-	}{s.Home, s.git.home, s.git.template, s.Roots, s.git.configs})
+	}{s.Home, s.Env.home, s.Env.template, s.Roots, s.Env.configs})
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:12])
 }
