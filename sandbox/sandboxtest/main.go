@@ -13,9 +13,7 @@ import (
 // waits. Before any test runs it holds the descriptor the inherited
 // descriptor case uses, so that modes can run side by side.
 func Main(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperCommand {
-		os.Exit(sandbox.HelperMain(os.Args[2:]))
-	}
+	sandbox.MaybeHelperMain()
 	MaybeProbe()
 	HoldInheritedFD()
 	os.Exit(m.Run())
