@@ -265,7 +265,7 @@ func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
 		return helperArgs{}, err
 	}
 	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, unixSockets: spec.UnixSockets, ns: NamespaceNone, argv: Plain(line)}
-	h.background, h.proxyPort = spec.Background, spec.proxyPort()
+	h.background, h.proxyPort = spec.Background, spec.ProxyPort()
 	h.denyRead, h.allowRead, h.hide = spec.DenyRead, spec.AllowRead, spec.Hidden
 	if l.helper != l.exe {
 		h.version = BuildVersion

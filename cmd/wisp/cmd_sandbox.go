@@ -13,6 +13,7 @@ import (
 	"github.com/wisp-sh/wisp/internal/config"
 	"github.com/wisp-sh/wisp/internal/runner"
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/seatbelt"
 )
 
 // `wisp __sandbox-exec`, the hidden helper that confines one command on
@@ -70,9 +71,9 @@ func writeProfile(w io.Writer, spec sandbox.Spec) error {
 	if runtime.GOOS != "darwin" {
 		fmt.Fprintf(w, "; on %s wisp confines commands with Landlock instead: wisp sandbox report\n", runtime.GOOS)
 	}
-	fmt.Fprint(w, sandbox.SeatbeltProfile(spec))
+	fmt.Fprint(w, seatbelt.Profile(spec))
 	fmt.Fprintln(w, "\n; sandbox-exec parameters:")
-	for _, p := range sandbox.SeatbeltParams(spec) {
+	for _, p := range seatbelt.Params(spec) {
 		if _, err := fmt.Fprintf(w, "; -D %s=%s\n", p.Name, displayPath(p.Value)); err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	_ "github.com/wisp-sh/wisp/sandbox/seatbelt" // macOS's backend registers itself with sandbox.Detect
 )
 
 // Main is the TestMain of a package that runs the suite: the test binary

@@ -1,4 +1,4 @@
-package sandbox_test
+package seatbelt_test
 
 import (
 	"fmt"

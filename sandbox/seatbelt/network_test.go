@@ -1,4 +1,4 @@
-package sandbox_test
+package seatbelt_test
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/seatbelt"
 )
 
 // TestSeatbeltProxyProfilesWellFormed: with the network through the proxy,
@@ -17,7 +18,7 @@ func TestSeatbeltProxyProfilesWellFormed(t *testing.T) {
 			ThroughProxy(sandbox.NetworkProxy{Port: 41234, Allowed: []string{"github.com"}})
 		t.Run(fmt.Sprintf("unixSockets=%v", unix), func(t *testing.T) {
 			checkProfile(t, spec)
-			p := sandbox.SeatbeltProfile(spec)
+			p := seatbelt.Profile(spec)
 			deny, allow := strings.Index(p, "(deny network*)"), strings.Index(p, `(allow network-outbound (remote ip "localhost:41234"))`)
 			if deny < 0 || allow < deny {
 				t.Fatalf("the proxy's allow (at %d) does not follow the network's denial (at %d):\n%s", allow, deny, p)

@@ -1,6 +1,6 @@
 //go:build !darwin
 
-package sandbox
+package seatbelt
 
 // closeInheritedOnExec has nothing to do off macOS: there Seatbelt's argv
 // is only shown and tested, never run (Linux's helper closes what it

@@ -1,4 +1,4 @@
-package sandbox_test
+package seatbelt_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/seatbelt"
 )
 
 // secretsSpec is exampleSpec with the macOS defaults' shape: secrets
@@ -22,14 +23,14 @@ func secretsSpec() sandbox.Spec {
 // TestSeatbeltSecretsGolden pins the profile with secrets denied and one
 // given back; -update rewrites it.
 func TestSeatbeltSecretsGolden(t *testing.T) {
-	golden(t, filepath.Join("testdata", "seatbelt-secrets.sb"), sandbox.SeatbeltProfile(secretsSpec()))
+	golden(t, filepath.Join("testdata", "seatbelt-secrets.sb"), seatbelt.Profile(secretsSpec()))
 }
 
 // TestSeatbeltSecretsAsParameters: each secret and allowRead entry reaches
 // sandbox-exec as a -D parameter, and a path full of SBPL's syntax leaves
 // the text as any other would.
 func TestSeatbeltSecretsAsParameters(t *testing.T) {
-	args := sandbox.SeatbeltArgs(secretsSpec(), "true")
+	args := seatbelt.Args(secretsSpec(), "true")
 	for _, want := range []string{"DENYREAD_0=/Users/ana/.ssh", "DENYREAD_3=/Users/ana/.netrc", "ALLOWREAD_0=/Users/ana/.ssh/known_hosts"} {
 		if !slices.Contains(args, want) {
 			t.Errorf("argv lacks -D %s: %q", want, args)
@@ -37,7 +38,7 @@ func TestSeatbeltSecretsAsParameters(t *testing.T) {
 	}
 	hostile := sandbox.Spec{Roots: []string{"/p"}, DenyRead: []string{`/x") (allow file-read* (subpath "/`, "/y\n(allow default"}, AllowRead: []string{`/z"`}}
 	plain := sandbox.Spec{Roots: []string{"/p"}, DenyRead: []string{"/a", "/b"}, AllowRead: []string{"/c"}}
-	if got, want := sandbox.SeatbeltProfile(hostile), sandbox.SeatbeltProfile(plain); got != want {
+	if got, want := seatbelt.Profile(hostile), seatbelt.Profile(plain); got != want {
 		t.Fatalf("hostile secret paths changed the profile:\n%s", got)
 	}
 }
@@ -51,7 +52,7 @@ func TestSeatbeltSecretsOrder(t *testing.T) {
 			spec := sandbox.Spec{Roots: []string{"/r"}, DenyRead: numbered("/d", deny), AllowRead: numbered("/a", allow), Network: true}
 			t.Run(fmt.Sprintf("deny=%d/allow=%d", deny, allow), func(t *testing.T) {
 				checkProfile(t, spec)
-				text := sandbox.SeatbeltProfile(spec)
+				text := seatbelt.Profile(spec)
 				def, denied := strings.Index(text, "(allow default)"), strings.Index(text, "(deny file-read*\n  (subpath (param \"DENYREAD_")
 				if def < 0 || denied < def {
 					t.Fatalf("the secrets are not denied after (allow default):\n%s", text)

@@ -1,9 +1,11 @@
-package sandbox
+package seatbelt
 
-// SeatbeltGaps lists what the macOS profile does not refuse, for `wisp
+import "github.com/wisp-sh/wisp/sandbox"
+
+// Gaps lists what the macOS profile does not refuse, for `wisp
 // sandbox report` (docs/trust.md's table "Seatbelt at parity with Linux"
 // says the same, beside what Linux does).
-func SeatbeltGaps(spec Spec) []string {
+func Gaps(spec sandbox.Spec) []string {
 	gaps := []string{
 		"a command can read the arguments and environment of wisp and of your other processes (sysctl's KERN_PROCARGS2, for which Seatbelt has no rule): keep secrets out of wisp's environment",
 		"a command can write to every terminal of yours (/dev/ttys*), and type into its controlling terminal (TIOCSTI), which is wisp's when it runs in wisp's terminal",

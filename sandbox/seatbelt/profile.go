@@ -1,57 +1,56 @@
-package sandbox
+package seatbelt
 
 import (
 	"fmt"
 	"strings"
 
+	"github.com/wisp-sh/wisp/sandbox"
 	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
-// SeatbeltExec is macOS's sandbox-exec, which applies a Seatbelt profile.
-const SeatbeltExec = "/usr/bin/sandbox-exec"
-
-// Seatbelt confines commands on macOS with sandbox-exec. Its argv is plain
-// Go, built and tested on every system; only Detect and Nested are macOS's.
-type Seatbelt struct{}
+// Backend confines commands on macOS with sandbox-exec. Its argv is plain
+// Go, built and tested on every system; only its detection (Detect, which
+// registers with package sandbox) and the descriptors' closing are macOS's.
+type Backend struct{}
 
 // Name is "seatbelt".
-func (Seatbelt) Name() string { return "seatbelt" }
+func (Backend) Name() string { return "seatbelt" }
 
 // Check covers every protected path: a Seatbelt rule matches a path whether
 // it exists or not, and denies it after the roots' allows.
-func (Seatbelt) Check(spec Spec) (Spec, error) {
+func (Backend) Check(spec sandbox.Spec) (sandbox.Spec, error) {
 	spec.Unprotected = nil
 	return spec, nil
 }
 
-// Command is SeatbeltArgs. On macOS it first marks every descriptor wisp
+// Command is Args. On macOS it first marks every descriptor wisp
 // inherited close-on-exec (closeInheritedOnExec), as Linux's helper does:
 // Seatbelt checks a path when it is opened, so a descriptor opened before
 // on a file outside the roots would write there unchecked.
-func (Seatbelt) Command(spec Spec, line string) ([]string, error) {
+func (Backend) Command(spec sandbox.Spec, line string) ([]string, error) {
 	if err := closeInheritedOnExec(); err != nil {
 		return nil, fmt.Errorf("sandbox: keep wisp's descriptors from the command: %w", err)
 	}
-	return SeatbeltArgs(spec, line), nil
+	return Args(spec, line), nil
 }
 
-// SeatbeltParam is one -D NAME=VALUE of sandbox-exec: a path the profile
+// Param is one -D NAME=VALUE of sandbox-exec: a path the profile
 // names by its parameter, never by its text.
-type SeatbeltParam struct {
+type Param struct {
 	Name  string
 	Value string
 }
 
-// SeatbeltParams lists the parameters for spec: ROOT_i for each root,
+// Params lists the parameters for spec: ROOT_i for each root,
 // PROTECT_i for each protected path, PIN_i for each folder between a root
 // and a protected path inside it, DENYREAD_i for each secret,
 // ALLOWREAD_i for each allowRead entry inside one, and HIDE_i for each
 // form of wisp's home.
-func SeatbeltParams(spec Spec) []SeatbeltParam {
-	var params []SeatbeltParam
+func Params(spec sandbox.Spec) []Param {
+	var params []Param
 	for _, list := range seatbeltLists(spec) {
 		for i, p := range list.paths {
-			params = append(params, SeatbeltParam{fmt.Sprintf("%s_%d", list.prefix, i), p})
+			params = append(params, Param{fmt.Sprintf("%s_%d", list.prefix, i), p})
 		}
 	}
 	return params
@@ -62,7 +61,7 @@ type seatbeltList struct {
 	paths  []string
 }
 
-func seatbeltLists(spec Spec) []seatbeltList {
+func seatbeltLists(spec sandbox.Spec) []seatbeltList {
 	return []seatbeltList{{"ROOT", spec.Roots}, {"PROTECT", spec.Protected}, {"PIN", seatbeltPins(spec)},
 		{"DENYREAD", spec.DenyRead}, {"ALLOWREAD", spec.AllowRead}, {"HIDE", spec.Hidden}}
 }
@@ -74,7 +73,7 @@ func seatbeltLists(spec Spec) []seatbeltList {
 // folders, so a denial of .git/hooks does not follow .git when it is
 // renamed; refusing to unlink (rename or remove) each folder on the way
 // does.
-func seatbeltPins(spec Spec) []string {
+func seatbeltPins(spec sandbox.Spec) []string {
 	var pins []string
 	for _, op := range paths.PlanMounts(spec.Roots, spec.Protected) {
 		if !op.ReadOnly {
@@ -84,18 +83,18 @@ func seatbeltPins(spec Spec) []string {
 	return pins
 }
 
-// SeatbeltArgs returns the argv that runs `/bin/sh -c line` under the
+// Args returns the argv that runs `/bin/sh -c line` under the
 // profile for spec. It is plain Go so that every system can show and test it.
-func SeatbeltArgs(spec Spec, line string) []string {
-	args := []string{SeatbeltExec}
-	for _, p := range SeatbeltParams(spec) {
+func Args(spec sandbox.Spec, line string) []string {
+	args := []string{sandbox.SeatbeltExec}
+	for _, p := range Params(spec) {
 		args = append(args, "-D", p.Name+"="+p.Value)
 	}
-	args = append(args, "-p", SeatbeltProfile(spec))
-	return append(args, Plain(line)...)
+	args = append(args, "-p", Profile(spec))
+	return append(args, sandbox.Plain(line)...)
 }
 
-// SeatbeltProfile is the profile text for spec. It depends only on how many
+// Profile is the profile text for spec. It depends only on how many
 // paths each list holds and on the network and Unix socket switches: the
 // paths reach sandbox-exec as parameters, so no path can change the text.
 //
@@ -105,10 +104,10 @@ func SeatbeltArgs(spec Spec, line string) []string {
 // setgid modes, the secrets, other processes, and the local services and
 // network, and wisp's home, which is not even readable. Seatbelt applies the last rule that matches, so each denial
 // comes after the allow it narrows.
-func SeatbeltProfile(spec Spec) string {
+func Profile(spec sandbox.Spec) string {
 	var b strings.Builder
 	b.WriteString("(version 1)\n")
-	for _, section := range []func(*strings.Builder, Spec){
+	for _, section := range []func(*strings.Builder, sandbox.Spec){
 		writeBase, writeWrites, writeDevices, writeProtected, writeSetugid,
 		writeReads, writeHidden, writeProcesses, writeLocalServices, writeNetwork, writeProxy,
 	} {
@@ -125,7 +124,7 @@ func SeatbeltProfile(spec Spec) string {
 // runs nothing, and, with the network on, mDNSResponder's, through which
 // every name lookup goes. With the network off no lookup is made, so names
 // cannot carry data out either.
-func writeNetwork(b *strings.Builder, spec Spec) {
+func writeNetwork(b *strings.Builder, spec sandbox.Spec) {
 	switch {
 	case !spec.Network && spec.UnixSockets:
 		b.WriteString("\n; Network off: no connections, except over local Unix sockets (allowUnixSockets).\n")
@@ -150,3 +149,6 @@ func writeNetwork(b *strings.Builder, spec Spec) {
 
 const seatbeltSyslog = "; syslog(3) writes to this socket; nothing runs through it.\n" +
 	"(allow network-outbound (remote unix-socket (path-literal \"/private/var/run/syslog\")))\n"
+
+// Gaps is Gaps(spec), for the report.
+func (Backend) Gaps(spec sandbox.Spec) []string { return Gaps(spec) }

@@ -1,16 +1,18 @@
-package sandbox
+package seatbelt
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/wisp-sh/wisp/sandbox"
 )
 
-// The sections of the Seatbelt profile but the network's (seatbelt.go), in
-// the order SeatbeltProfile writes them. Each is fixed text but for the
+// The sections of the Seatbelt profile but the network's (profile.go), in
+// the order Profile writes them. Each is fixed text but for the
 // number of parameters it names; each rule says why it is there, since a
 // profile that reads like a boundary and is not one is worse than none.
 
-func writeBase(b *strings.Builder, _ Spec) {
+func writeBase(b *strings.Builder, _ sandbox.Spec) {
 	b.WriteString("(allow default)\n")
 }
 
@@ -18,7 +20,7 @@ func writeBase(b *strings.Builder, _ Spec) {
 // covers a file's metadata too (mode, owner, times, flags, extended
 // attributes), so outside the roots nothing changes at all, as Linux's
 // read-only view gives.
-func writeWrites(b *strings.Builder, spec Spec) {
+func writeWrites(b *strings.Builder, spec sandbox.Spec) {
 	b.WriteString("\n; Writes, metadata included, only under the roots.\n")
 	b.WriteString("(deny file-write*)\n")
 	if len(spec.Roots) > 0 {
@@ -34,7 +36,7 @@ func writeWrites(b *strings.Builder, spec Spec) {
 // firewall beneath the profile's rules. Every name in /dev can still be
 // listed and looked up, and each terminal written as today: the profile
 // cannot tell the command's own terminal from another of the person's.
-func writeDevices(b *strings.Builder, _ Spec) {
+func writeDevices(b *strings.Builder, _ sandbox.Spec) {
 	b.WriteString("\n; Devices: only what programs need, never a disk, bpf or pf.\n")
 	b.WriteString("(deny file-read* file-write* (subpath \"/dev\"))\n")
 	b.WriteString("(allow file-read-metadata (subpath \"/dev\"))\n")
@@ -69,7 +71,7 @@ var seatbeltDevices = []string{
 
 // writeProtected denies the protected paths after the roots' allow, and
 // pins each folder on the way to one inside a root (seatbeltPins).
-func writeProtected(b *strings.Builder, spec Spec) {
+func writeProtected(b *strings.Builder, spec sandbox.Spec) {
 	if len(spec.Protected) > 0 {
 		b.WriteString("\n; Never writable, even inside a root: wisp's home (the model would approve\n")
 		b.WriteString("; itself) and every file git reads for hooks or config (it would run them\n")
@@ -90,7 +92,7 @@ func writeProtected(b *strings.Builder, spec Spec) {
 // writeSetugid refuses a setuid or setgid mode anywhere, inside the roots
 // too: a setuid copy of a shell made by a command run as root runs as root
 // for whoever starts it (Linux's filter refuses the same modes).
-func writeSetugid(b *strings.Builder, _ Spec) {
+func writeSetugid(b *strings.Builder, _ sandbox.Spec) {
 	b.WriteString("\n; No setuid or setgid file, anywhere.\n")
 	b.WriteString("(deny file-write-setugid)\n")
 }
@@ -98,7 +100,7 @@ func writeSetugid(b *strings.Builder, _ Spec) {
 // writeReads denies reading the secrets, after the allow default, and
 // gives back the allowRead entries inside them after that: the last
 // matching rule wins.
-func writeReads(b *strings.Builder, spec Spec) {
+func writeReads(b *strings.Builder, spec sandbox.Spec) {
 	if len(spec.DenyRead) == 0 {
 		return
 	}
@@ -118,7 +120,7 @@ func writeReads(b *strings.Builder, spec Spec) {
 // secrets and what allowRead gives back, so that no allowRead entry can
 // give it back: its outputs, threads and audit log hold what commands run
 // outside the sandbox printed, and the model reaches them through wisp.
-func writeHidden(b *strings.Builder, spec Spec) {
+func writeHidden(b *strings.Builder, spec sandbox.Spec) {
 	if len(spec.Hidden) == 0 {
 		return
 	}
@@ -135,7 +137,7 @@ func writeHidden(b *strings.Builder, spec Spec) {
 // has no rule for the environment and arguments that sysctl's
 // KERN_PROCARGS2 gives of a process of the same user, so that stays open
 // (docs/trust.md says so).
-func writeProcesses(b *strings.Builder, _ Spec) {
+func writeProcesses(b *strings.Builder, _ sandbox.Spec) {
 	b.WriteString("\n; Signals reach only processes inside this sandbox, never wisp.\n")
 	b.WriteString("(deny signal)\n(allow signal (target same-sandbox))\n")
 	b.WriteString("\n; Nor does process information: wisp's descriptors and memory are its own.\n")
@@ -148,7 +150,7 @@ func writeProcesses(b *strings.Builder, _ Spec) {
 // `do script`), Launch Services (`open` of a script or an app), and the
 // tools that submit launchd jobs or send Apple events. A program of the
 // command's own can still ask launchd through its API; docs/trust.md says so.
-func writeLocalServices(b *strings.Builder, spec Spec) {
+func writeLocalServices(b *strings.Builder, spec sandbox.Spec) {
 	if spec.UnixSockets {
 		return
 	}

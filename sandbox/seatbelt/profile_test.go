@@ -1,4 +1,4 @@
-package sandbox_test
+package seatbelt_test
 
 import (
 	"flag"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/seatbelt"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -37,7 +38,7 @@ func TestSeatbeltProfileGolden(t *testing.T) {
 		{"network-off-unix-sockets", decisionSpec(false, true)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			golden(t, filepath.Join("testdata", "seatbelt-"+tc.name+".sb"), sandbox.SeatbeltProfile(tc.spec))
+			golden(t, filepath.Join("testdata", "seatbelt-"+tc.name+".sb"), seatbelt.Profile(tc.spec))
 		})
 	}
 }
@@ -73,10 +74,10 @@ func TestSeatbeltPathsCannotAlterProfile(t *testing.T) {
 	plain := sandbox.Spec{Roots: []string{"/r0", "/r1", "/r2", "/r3", "/r4", "/r5"}, Protected: []string{"/h0", "/h1", "/h2", "/h3", "/h4", "/h5"},
 		Hidden: []string{"/w0", "/w1", "/w2", "/w3", "/w4", "/w5"}}
 	evil := sandbox.Spec{Roots: hostile, Protected: hostile, Hidden: hostile}
-	if got, want := sandbox.SeatbeltProfile(evil), sandbox.SeatbeltProfile(plain); got != want {
+	if got, want := seatbelt.Profile(evil), seatbelt.Profile(plain); got != want {
 		t.Fatalf("hostile paths changed the profile:\n%s", got)
 	}
-	args := sandbox.SeatbeltArgs(evil, "echo hi")
+	args := seatbelt.Args(evil, "echo hi")
 	for i, p := range hostile {
 		if !slices.Contains(args, fmt.Sprintf("ROOT_%d=%s", i, p)) || !slices.Contains(args, fmt.Sprintf("PROTECT_%d=%s", i, p)) ||
 			!slices.Contains(args, fmt.Sprintf("HIDE_%d=%s", i, p)) {
@@ -98,18 +99,18 @@ func TestSeatbeltPinsAsParameters(t *testing.T) {
 	dir := "/p/x\") (allow default) ; #\"y\n(allow file-write*"
 	evil := sandbox.Spec{Roots: []string{"/p"}, Protected: []string{dir + "/.git/hooks"}}
 	plain := sandbox.Spec{Roots: []string{"/p"}, Protected: []string{"/p/a/.git/hooks"}}
-	if got, want := sandbox.SeatbeltProfile(evil), sandbox.SeatbeltProfile(plain); got != want {
+	if got, want := seatbelt.Profile(evil), seatbelt.Profile(plain); got != want {
 		t.Fatalf("a hostile folder changed the profile:\n%s", got)
 	}
-	if args := sandbox.SeatbeltArgs(evil, "true"); !slices.Contains(args, "PIN_0="+dir) || !slices.Contains(args, "PIN_1="+dir+"/.git") {
+	if args := seatbelt.Args(evil, "true"); !slices.Contains(args, "PIN_0="+dir) || !slices.Contains(args, "PIN_1="+dir+"/.git") {
 		t.Fatalf("the folders above the hooks did not reach sandbox-exec as -D arguments: %q", args)
 	}
 }
 
 func TestSeatbeltArgs(t *testing.T) {
 	spec := sandbox.Spec{Roots: []string{"/proj"}, Protected: []string{"/home/.wisp"}, Network: true}
-	args := sandbox.SeatbeltArgs(spec, "make test")
-	want := []string{"/usr/bin/sandbox-exec", "-D", "ROOT_0=/proj", "-D", "PROTECT_0=/home/.wisp", "-p", sandbox.SeatbeltProfile(spec), "/bin/sh", "-c", "make test"}
+	args := seatbelt.Args(spec, "make test")
+	want := []string{"/usr/bin/sandbox-exec", "-D", "ROOT_0=/proj", "-D", "PROTECT_0=/home/.wisp", "-p", seatbelt.Profile(spec), "/bin/sh", "-c", "make test"}
 	if !slices.Equal(args, want) {
 		t.Fatalf("args = %q\nwant %q", args, want)
 	}
@@ -144,15 +145,15 @@ func numbered(prefix string, n int) []string {
 }
 
 func checkProfile(t *testing.T, spec sandbox.Spec) {
-	forms, err := parseProfile(sandbox.SeatbeltProfile(spec))
+	forms, err := parseProfile(seatbelt.Profile(spec))
 	if err != nil {
-		t.Fatalf("malformed: %v\n%s", err, sandbox.SeatbeltProfile(spec))
+		t.Fatalf("malformed: %v\n%s", err, seatbelt.Profile(spec))
 	}
 	if len(forms) == 0 || forms[0].String() != "(version 1)" {
 		t.Fatalf("the profile does not open with (version 1)")
 	}
 	params := map[string]bool{}
-	for _, p := range sandbox.SeatbeltParams(spec) {
+	for _, p := range seatbelt.Params(spec) {
 		params[p.Name] = true
 	}
 	allowAt, protectAt := -1, -1
@@ -173,7 +174,7 @@ func checkProfile(t *testing.T, spec sandbox.Spec) {
 	if len(spec.Protected) > 0 && protectAt < allowAt {
 		t.Fatalf("the protected paths are denied at rule %d, before the roots are allowed at %d", protectAt, allowAt)
 	}
-	if got := strings.Contains(sandbox.SeatbeltProfile(spec), "(deny network*)"); got == spec.Network {
+	if got := strings.Contains(seatbelt.Profile(spec), "(deny network*)"); got == spec.Network {
 		t.Fatalf("(deny network*) present = %v with network %v", got, spec.Network)
 	}
 }
@@ -197,11 +198,11 @@ func checkParams(t *testing.T, e sexpr, params map[string]bool) {
 func TestSeatbeltBackend(t *testing.T) {
 	spec := exampleSpec(false)
 	spec.Unprotected = []sandbox.Unprotected{{Path: "/x", Why: "stale"}}
-	checked, err := sandbox.Seatbelt{}.Check(spec)
+	checked, err := seatbelt.Backend{}.Check(spec)
 	if err != nil || len(checked.Unprotected) != 0 {
 		t.Fatalf("Check = %v, %v; want every path covered", checked.Unprotected, err)
 	}
-	argv, err := sandbox.Seatbelt{}.Command(spec, "true")
+	argv, err := seatbelt.Backend{}.Command(spec, "true")
 	if err != nil || argv[0] != sandbox.SeatbeltExec {
 		t.Fatalf("Command = %q, %v", argv, err)
 	}
@@ -306,12 +307,12 @@ func TestSeatbeltDecisions(t *testing.T) {
 
 func parsedProfile(t *testing.T, spec sandbox.Spec) ([]sexpr, map[string]string) {
 	t.Helper()
-	forms, err := parseProfile(sandbox.SeatbeltProfile(spec))
+	forms, err := parseProfile(seatbelt.Profile(spec))
 	if err != nil {
 		t.Fatalf("malformed: %v", err)
 	}
 	params := map[string]string{}
-	for _, p := range sandbox.SeatbeltParams(spec) {
+	for _, p := range seatbelt.Params(spec) {
 		params[p.Name] = p.Value
 	}
 	return forms, params
@@ -327,7 +328,7 @@ func TestSeatbeltPins(t *testing.T) {
 		Protected: []string{"/Users/ana/.wisp", "/private/tmp/w/app/.git/hooks", "/private/tmp/w/app/.git/config", "/private/tmp/w/app/vendor/m/.git/hooks"},
 	}
 	var pins []string
-	for _, p := range sandbox.SeatbeltParams(spec) {
+	for _, p := range seatbelt.Params(spec) {
 		if strings.HasPrefix(p.Name, "PIN_") {
 			pins = append(pins, p.Value)
 		}
@@ -352,7 +353,7 @@ func TestSeatbeltPins(t *testing.T) {
 func TestSeatbeltReportGaps(t *testing.T) {
 	for _, unix := range []bool{false, true} {
 		spec := decisionSpec(true, unix)
-		lines := strings.Join(sandbox.Status{Backend: "seatbelt", Spec: spec}.Lines(), "\n")
+		lines := strings.Join(sandbox.Checked(seatbelt.Backend{}, spec).Lines(), "\n")
 		for _, want := range []string{"not covered: a command can read the arguments and environment of wisp", "not covered: a command can write to every terminal", "outlives the run"} {
 			if !strings.Contains(lines, want) {
 				t.Errorf("unixSockets=%v: the report lacks %q:\n%s", unix, want, lines)
