@@ -121,7 +121,7 @@ const (
 // Serving is implemented by a backend that can confine once and start
 // many commands inside that confinement (Landlock's served helper).
 type Serving interface {
-	Serve(spec Spec) (*Server, error)
+	Serve(spec Spec) (Server, error)
 }
 
 // ErrNotStarted is wrapped by Start when the command certainly did not

@@ -18,10 +18,9 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Server is a served helper: one start of wisp, confined to a spec once,
-// that starts every command asked of it inside that confinement. It saves
-// each confined command the start of a Go program.
-type Server struct {
+// helperClient is wisp's side of the served helper (Server): the socket
+// to it and the commands it has started and not yet said are done.
+type helperClient struct {
 	conn   *os.File // wisp's end of the socket
 	cmd    *exec.Cmd
 	nextID atomic.Uint64
@@ -44,21 +43,6 @@ type Server struct {
 	readerDone chan struct{}
 }
 
-// ServeRequest is one command for a Server: argv (argv[0] absolute) in
-// Dir with Env, and its three standard streams. Session puts it in a new
-// session with Stdin as its controlling terminal instead of a new group.
-type ServeRequest struct {
-	Argv                  []string
-	Dir                   string
-	Env                   []string
-	Stdin, Stdout, Stderr *os.File
-	Session               bool
-	// Stopped, when set, is set once the command has ended to how many
-	// processes it left running, which the helper stopped before it said
-	// the command was done.
-	Stopped *int
-}
-
 // ErrServerGone is wrapped when the served helper has exited, or was ended
 // because it stopped answering.
 var ErrServerGone = errors.New("the served sandbox helper is gone")
@@ -79,10 +63,10 @@ var (
 	stopCheckEvery = 200 * time.Millisecond
 )
 
-// Serve starts a Server for spec: the helper with the flags a single
+// Serve starts a served helper for spec: the helper with the flags a single
 // command would get, plus --serve. It returns once the helper has
 // confined itself, or with the helper's own reason it could not.
-func (l *Landlock) Serve(spec Spec) (*Server, error) {
+func (l *Landlock) Serve(spec Spec) (Server, error) {
 	h, err := l.helperArgs(spec, "")
 	if err != nil {
 		return nil, err
@@ -121,7 +105,7 @@ func (l *Landlock) Serve(spec Spec) (*Server, error) {
 // Command, would: the same roots, the same protected paths bound (which
 // depends on what exists now), the same network and namespace, and the
 // same entries on the way to each secret (which it lists again now).
-func (s *Server) Serves(argv []string) bool {
+func (s *helperClient) Serves(argv []string) bool {
 	i := slices.Index(argv, "--")
 	if i <= 0 {
 		return false
@@ -138,7 +122,7 @@ func (s *Server) Serves(argv []string) bool {
 	return slices.Equal(flags, s.flags) && readView(s.unreadable) == s.readView
 }
 
-func startServer(exe string, h helperArgs, attr *syscall.SysProcAttr) (*Server, error) {
+func startServer(exe string, h helperArgs, attr *syscall.SysProcAttr) (*helperClient, error) {
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, fmt.Errorf("make the served helper's socket: %w", err)
@@ -154,7 +138,7 @@ func startServer(exe string, h helperArgs, attr *syscall.SysProcAttr) (*Server, 
 		ours.Close()
 		return nil, fmt.Errorf("start the served sandbox helper: %w", err)
 	}
-	s := &Server{conn: ours, cmd: cmd, pending: map[uint64]chan startReply{}, done: make(chan struct{}),
+	s := &helperClient{conn: ours, cmd: cmd, pending: map[uint64]chan startReply{}, done: make(chan struct{}),
 		readerDone: make(chan struct{})}
 	if err := s.awaitReady(&stderr); err != nil {
 		return nil, err
@@ -165,7 +149,7 @@ func startServer(exe string, h helperArgs, attr *syscall.SysProcAttr) (*Server, 
 
 // awaitReady reads the helper's first message, which it sends once
 // confined; anything else is its failure, said on its stderr.
-func (s *Server) awaitReady(stderr *bytes.Buffer) error {
+func (s *helperClient) awaitReady(stderr *bytes.Buffer) error {
 	r, err := s.readReply()
 	if err == nil && r.ID == 0 && r.Err == "" && r.Pid > 0 {
 		// the helper itself, or its second stage in a user namespace, as
@@ -185,7 +169,7 @@ func (s *Server) awaitReady(stderr *bytes.Buffer) error {
 	return fmt.Errorf("%w: %s", ErrServerGone, why)
 }
 
-func (s *Server) readReply() (startReply, error) {
+func (s *helperClient) readReply() (startReply, error) {
 	var r startReply
 	buf := make([]byte, 4096)
 	oob := make([]byte, unix.CmsgSpace(4))
@@ -227,7 +211,7 @@ func (r startReply) close() {
 
 // readReplies hands each reply to the request waiting for it, until the
 // helper goes; then every waiter learns it is gone.
-func (s *Server) readReplies() {
+func (s *helperClient) readReplies() {
 	defer close(s.readerDone)
 	for {
 		r, err := s.readReply()
@@ -247,7 +231,7 @@ func (s *Server) readReplies() {
 	}
 }
 
-func (s *Server) fail(err error) {
+func (s *helperClient) fail(err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.dead == nil {
@@ -261,7 +245,7 @@ func (s *Server) fail(err error) {
 // has ended. The command's process group (or session) id is pid, as wisp
 // sees it; 0 when the command has already ended and been reaped, when
 // there is no group left to signal.
-func (s *Server) Start(req ServeRequest) (pid int, wait func() (syscall.WaitStatus, error), err error) {
+func (s *helperClient) Start(req ServeRequest) (pid int, wait func() (syscall.WaitStatus, error), err error) {
 	if len(req.Argv) == 0 {
 		return 0, nil, errors.New("no command to start")
 	}
@@ -312,7 +296,7 @@ func watchStarted(r startReply) *exitWatch {
 }
 
 // awaitStart waits for the helper's "started" or its failure to start.
-func (s *Server) awaitStart(ch chan startReply) (startReply, error) {
+func (s *helperClient) awaitStart(ch chan startReply) (startReply, error) {
 	if r, ok := s.awaitReply(ch, startReplyTimeout); ok {
 		return r, nil
 	}
@@ -321,7 +305,7 @@ func (s *Server) awaitStart(ch chan startReply) (startReply, error) {
 
 // awaitReply waits up to limit for a reply on ch, or for the helper's end;
 // ok is false when it had to end a helper that was stopped or silent.
-func (s *Server) awaitReply(ch chan startReply, limit time.Duration) (startReply, bool) {
+func (s *helperClient) awaitReply(ch chan startReply, limit time.Duration) (startReply, bool) {
 	deadline := time.NewTimer(limit)
 	defer deadline.Stop()
 	check := time.NewTicker(stopCheckEvery)
@@ -347,7 +331,7 @@ func (s *Server) awaitReply(ch chan startReply, limit time.Duration) (startReply
 
 // stopped reports whether the serving process is stopped (state T, or t
 // when traced).
-func (s *Server) stopped() bool {
+func (s *helperClient) stopped() bool {
 	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.servingPid))
 	if err != nil {
 		return false
@@ -365,7 +349,7 @@ func statFields(stat []byte) []string {
 
 // awaitDone waits for the command's status; once the command has ended
 // (ended is closed), the helper has doneReplyGrace to say it.
-func (s *Server) awaitDone(ch chan startReply, ended <-chan struct{}) (startReply, error) {
+func (s *helperClient) awaitDone(ch chan startReply, ended <-chan struct{}) (startReply, error) {
 	select {
 	case r := <-ch:
 		return r, nil
@@ -382,7 +366,7 @@ func (s *Server) awaitDone(ch chan startReply, ended <-chan struct{}) (startRepl
 // end kills a helper that stopped answering (a stopped process dies of
 // SIGKILL too) and fails every request waiting on it. In a user namespace
 // the serving process is the helper's child, and is killed as well.
-func (s *Server) end(why error) {
+func (s *helperClient) end(why error) {
 	if s.servingPid > 0 && s.servingPid != s.cmd.Process.Pid {
 		_ = syscall.Kill(s.servingPid, syscall.SIGKILL)
 	}
@@ -390,7 +374,7 @@ func (s *Server) end(why error) {
 	s.fail(why)
 }
 
-func (s *Server) send(id uint64, req ServeRequest) error {
+func (s *helperClient) send(id uint64, req ServeRequest) error {
 	data, err := json.Marshal(startRequest{ID: id, Argv: req.Argv, Dir: req.Dir, Env: req.Env, Session: req.Session})
 	if err != nil {
 		return err
@@ -402,7 +386,7 @@ func (s *Server) send(id uint64, req ServeRequest) error {
 	return nil
 }
 
-func (s *Server) await(ch chan startReply) (startReply, error) {
+func (s *helperClient) await(ch chan startReply) (startReply, error) {
 	select {
 	case r := <-ch:
 		return r, nil
@@ -423,7 +407,7 @@ func (s *Server) await(ch chan startReply) (startReply, error) {
 // so that a reply forged from inside cannot aim wisp at another process.
 // A pid already gone passes: the command ended and was reaped, and there
 // is no group left to signal.
-func (s *Server) isOwnLeader(pid int) bool {
+func (s *helperClient) isOwnLeader(pid int) bool {
 	if pid <= 0 {
 		return false
 	}
@@ -451,7 +435,7 @@ func ownLeader(stat []byte, servingPid, pid int) bool {
 	return ppid == strconv.Itoa(servingPid) && pgrp == strconv.Itoa(pid)
 }
 
-func (s *Server) forget(id uint64) {
+func (s *helperClient) forget(id uint64) {
 	s.mu.Lock()
 	delete(s.pending, id)
 	s.mu.Unlock()
@@ -462,7 +446,7 @@ func (s *Server) forget(id uint64) {
 // that still run end with it, and so does what they started (unless
 // background processes are allowed): their runs end here too, since wisp
 // can no longer learn how they ended.
-func (s *Server) Close() error {
+func (s *helperClient) Close() error {
 	// shutdown, not just close: it wakes the reader blocked on the socket
 	// and tells the helper at once.
 	_ = unix.Shutdown(int(s.conn.Fd()), unix.SHUT_RDWR)
