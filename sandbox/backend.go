@@ -34,6 +34,23 @@ type AttrCommander interface {
 // remembered in a file in wisp's home across wisp's processes.
 type ProbeCacher interface{ CacheProbeIn(file string) }
 
+// SeatbeltExec is macOS's sandbox-exec, which applies a Seatbelt profile
+// (sandbox/seatbelt writes them).
+const SeatbeltExec = "/usr/bin/sandbox-exec"
+
+// detectors are the backends' Detect functions, registered by the packages
+// that hold them (Register).
+var detectors []func(exe string) (Backend, error)
+
+// Register adds a backend's Detect, from the init of the backend's package
+// (sandbox/seatbelt): the front needs no import of its backends.
+func Register(detect func(exe string) (Backend, error)) {
+	detectors = append(detectors, detect)
+}
+
+// Gapper is a backend that names what it does not refuse, for the report.
+type Gapper interface{ Gaps(Spec) []string }
+
 // Shell is the shell every command line runs in, confined or not.
 const Shell = "/bin/sh"
 
@@ -104,7 +121,7 @@ const (
 // Serving is implemented by a backend that can confine once and start
 // many commands inside that confinement (Landlock's served helper).
 type Serving interface {
-	Serve(spec Spec) (*Server, error)
+	Serve(spec Spec) (Server, error)
 }
 
 // ErrNotStarted is wrapped by Start when the command certainly did not

@@ -31,7 +31,7 @@ func BenchmarkServedTrue(b *testing.B) {
 	b.ReportMetric(float64(served)/float64(plain), "served/plain")
 }
 
-func servedTrue(b *testing.B, sv *sandbox.Server, dir string) {
+func servedTrue(b *testing.B, sv sandbox.Server, dir string) {
 	devNull, _ := os.Open(os.DevNull)
 	defer devNull.Close()
 	pr, pw, _ := os.Pipe()

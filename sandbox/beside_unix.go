@@ -21,8 +21,8 @@ type UntrustedExecutableError struct {
 
 func (e *UntrustedExecutableError) Error() string { return e.Path + " " + e.Why }
 
-// Fix says how to put it right.
-func (e *UntrustedExecutableError) Fix() string {
+// Hint says how to put it right.
+func (e *UntrustedExecutableError) Hint() string {
 	return "install wisp again (make install puts its executables in place, in a folder only their owner may write), or remove " + e.Path
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 	"golang.org/x/sys/unix"
 )
 
@@ -44,7 +45,7 @@ const maxStandIns = 256
 func coverHidden(h helperArgs) error {
 	var covered []string
 	for _, d := range secretFolders(h) {
-		if insideAny(d, covered) {
+		if paths.WithinAny(d, covered) {
 			continue // inside a cover already: out of sight
 		}
 		if err := coverSecret(d, allowedInside(h.allowRead, d)); err != nil {
@@ -70,7 +71,7 @@ func coverHidden(h helperArgs) error {
 func secretFolders(h helperArgs) []string {
 	var out []string
 	for _, d := range h.denyRead {
-		if !isFolder(d) || outermostRoot(d, h.roots) != "" || anyWithin(h.roots, d) {
+		if !isFolder(d) || paths.OutermostRoot(d, h.roots) != "" || anyWithin(h.roots, d) {
 			continue
 		}
 		out = append(out, d)
@@ -79,10 +80,10 @@ func secretFolders(h helperArgs) []string {
 	return out
 }
 
-// anyWithin reports whether one of paths lies within dir.
-func anyWithin(paths []string, dir string) bool {
-	for _, p := range paths {
-		if within(p, dir) {
+// anyWithin reports whether one of list lies within dir.
+func anyWithin(list []string, dir string) bool {
+	for _, p := range list {
+		if paths.Within(p, dir) {
 			return true
 		}
 	}
@@ -201,10 +202,10 @@ func mountCover(p string, mode uint32, flags uintptr) error {
 func allowedInside(allow []string, d string) []string {
 	var out []string
 	for _, a := range allow {
-		if a == d || !within(a, d) {
+		if a == d || !paths.Within(a, d) {
 			continue
 		}
-		if real, err := realpath(filepath.Dir(a)); err == nil && real == filepath.Dir(a) {
+		if real, err := paths.Realpath(filepath.Dir(a)); err == nil && real == filepath.Dir(a) {
 			out = append(out, a)
 		}
 	}

@@ -2,16 +2,15 @@ package sandbox
 
 import "os"
 
-// init runs the helper when this process was started as `wisp
-// __sandbox-exec …`, and never returns then. It is the package's one init,
-// and it does work at init on purpose: the helper runs before every
-// confined command, so its start is the sandbox's cost, and Go initialises
-// a package as soon as its own imports are ready, which for this package is
-// before most of wisp (regexp, the policy rules, net/http, the model and MCP
-// clients). A dispatch in main would wait for all of those. Any binary that
-// imports this package, test binaries included, acts as the helper when so
-// started.
-func init() {
+// MaybeHelperMain runs the helper when this process was started as
+// `wisp __sandbox-exec …` (or wisp-sandbox so), and never returns then;
+// otherwise it returns at once. A main that can be its own helper calls it
+// first thing, and so does the TestMain of a test binary that stands in for
+// wisp (sandboxtest.Main). It is a call, not an init of this package, so
+// that a binary or test binary that merely links the sandbox does not
+// become a helper behind its author's back. wisp-sandbox, which links
+// little but this package, is the helper whose start costs least.
+func MaybeHelperMain() {
 	if len(os.Args) > 1 && os.Args[1] == HelperCommand {
 		os.Exit(HelperMain(os.Args[2:]))
 	}

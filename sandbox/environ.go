@@ -3,6 +3,8 @@ package sandbox
 import (
 	"strings"
 	"sync"
+
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
 // EnvironmentKey is the config key of the environment's lists.
@@ -73,7 +75,7 @@ func (f EnvFilter) Filter(env []string) (kept, dropped []string) {
 			lastDrops.drops[name] = drops
 		}
 		if drops {
-			dropped = appendNew(dropped, name)
+			dropped = paths.AppendNew(dropped, name)
 			continue
 		}
 		kept = append(kept, kv)

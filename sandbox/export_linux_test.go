@@ -15,7 +15,7 @@ func ShortenServeTimeouts(t *testing.T, start, done time.Duration) {
 
 // ServingPid is the served helper's pid as wisp sees it (in its own PID
 // namespace it is 1 to itself and its commands).
-func ServingPid(s *Server) int { return s.servingPid }
+func ServingPid(s Server) int { return s.(*helperClient).servingPid }
 
 // SecretOnAQuietWay is secretOnAQuietWay, for the served helper's tests.
 func SecretOnAQuietWay(t testing.TB) (dir, secret string) { return secretOnAQuietWay(t) }

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"syscall"
 
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 	"golang.org/x/sys/unix"
 )
 
@@ -49,7 +50,7 @@ func confineAndExec(h helperArgs) (int, error) {
 	if !features.Filesystem {
 		return 0, fmt.Errorf("the kernel offers Landlock ABI %d, too old to confine anything, so the command was not run", features.ABI)
 	}
-	ops := planMounts(h.roots, h.protect)
+	ops := paths.PlanMounts(h.roots, h.protect)
 	viewed := wantsNamespace(h, ops)
 	if viewed {
 		if h.ns == NamespaceUser || (h.ns == NamespaceAuto && os.Geteuid() != 0) {
@@ -103,7 +104,7 @@ func confineAndExec(h helperArgs) (int, error) {
 // when it was told which kind to use (it then gives the command a read-only
 // view of everything outside the roots), and, told nothing, when a
 // protected path inside a root needs one. --ns none makes none.
-func wantsNamespace(h helperArgs, ops []mountOp) bool {
+func wantsNamespace(h helperArgs, ops []paths.MountOp) bool {
 	switch h.ns {
 	case NamespaceNone, NamespaceAuto:
 		return len(ops) > 0 // none: refused by enterNamespace, with the reason
@@ -113,7 +114,7 @@ func wantsNamespace(h helperArgs, ops []mountOp) bool {
 
 // enterNamespace makes the mounts in a namespace: a new one (mount), or
 // the one the first stage made (entered).
-func enterNamespace(h helperArgs, ops []mountOp) error {
+func enterNamespace(h helperArgs, ops []paths.MountOp) error {
 	switch h.ns {
 	case NamespaceNone:
 		return fmt.Errorf("%s lies inside a writable root and must stay unwritable, which needs a mount namespace, and --ns none forbids one", firstReadOnly(ops))
@@ -173,10 +174,10 @@ func reenterWorkingDirectory() error {
 	return nil
 }
 
-func firstReadOnly(ops []mountOp) string {
+func firstReadOnly(ops []paths.MountOp) string {
 	for _, op := range ops {
-		if op.readOnly {
-			return op.path
+		if op.ReadOnly {
+			return op.Path
 		}
 	}
 	return ""

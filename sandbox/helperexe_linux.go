@@ -13,7 +13,7 @@ func helperBeside(exe string) (string, error) {
 	var untrusted *UntrustedExecutableError
 	switch {
 	case errors.As(err, &untrusted):
-		return "", &UnavailableError{Why: untrusted.Error() + ", so it cannot be trusted to confine commands", Fix: untrusted.Fix()}
+		return "", &UnavailableError{Why: untrusted.Error() + ", so it cannot be trusted to confine commands", Fix: untrusted.Hint()}
 	case err != nil:
 		return "", err
 	case p == "":

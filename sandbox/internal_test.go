@@ -5,33 +5,6 @@ import (
 	"testing"
 )
 
-func TestPlanMounts(t *testing.T) {
-	roots := []string{"/tmp", "/tmp/proj", "/home/ana/.cache"}
-	for _, tc := range []struct {
-		name    string
-		protect []string
-		want    []mountOp
-	}{
-		{"outside every root needs nothing", []string{"/home/ana/.wisp"}, nil},
-		{"a root itself is not bound", []string{"/tmp"}, nil},
-		{"git files: .git pinned, then the files read-only",
-			[]string{"/tmp/proj/.git/hooks", "/tmp/proj/.git/config"},
-			[]mountOp{{"/tmp/proj", false}, {"/tmp/proj/.git", false}, {"/tmp/proj/.git/hooks", true}, {"/tmp/proj/.git/config", true}}},
-		{"pinned from the outermost root, so the inner root cannot be moved either",
-			[]string{"/tmp/proj/.wisp"},
-			[]mountOp{{"/tmp/proj", false}, {"/tmp/proj/.wisp", true}}},
-		{"a protected folder inside another is bound read-only, not pinned",
-			[]string{"/tmp/proj/.wisp/bin/wisp", "/tmp/proj/.wisp"},
-			[]mountOp{{"/tmp/proj", false}, {"/tmp/proj/.wisp", true}, {"/tmp/proj/.wisp/bin", false}, {"/tmp/proj/.wisp/bin/wisp", true}}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			if got := planMounts(roots, tc.protect); !slices.Equal(got, tc.want) {
-				t.Fatalf("planMounts = %v\nwant %v", got, tc.want)
-			}
-		})
-	}
-}
-
 func TestHelperArgsRoundTrip(t *testing.T) {
 	h := helperArgs{roots: []string{"/p", "/tmp"}, protect: []string{"/p/.git/hooks"}, noNetwork: true, ns: NamespaceUser,
 		hide: []string{"/h/.wisp"}, argv: []string{"/bin/sh", "-c", "echo --root -- $HOME"}}
@@ -91,19 +64,6 @@ func TestLandlockFeatures(t *testing.T) {
 		}
 		if got := f.Gaps(tc.network, false); len(got) != tc.gaps {
 			t.Errorf("ABI %d filter %v network %v: gaps %q, want %d", tc.abi, tc.filter, tc.network, got, tc.gaps)
-		}
-	}
-}
-
-func TestWithin(t *testing.T) {
-	for _, tc := range []struct {
-		p, dir string
-		want   bool
-	}{
-		{"/a/b", "/a/b", true}, {"/a/b/c", "/a/b", true}, {"/a/bc", "/a/b", false}, {"/a", "/a/b", false}, {"/x", "/", true},
-	} {
-		if got := within(tc.p, tc.dir); got != tc.want {
-			t.Errorf("within(%q, %q) = %v", tc.p, tc.dir, got)
 		}
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
 // Landlock confines commands on Linux through the helper, run as
@@ -39,7 +41,7 @@ func NewLandlock(exe string, ns Namespace) (*Landlock, error) {
 	if !features.Filesystem {
 		return nil, &UnavailableError{Why: fmt.Sprintf("the kernel offers Landlock ABI %d", features.ABI)}
 	}
-	real, err := realpath(exe)
+	real, err := paths.Realpath(exe)
 	if err != nil || !filepath.IsAbs(exe) {
 		return nil, &UnavailableError{Why: fmt.Sprintf("cannot find wisp's executable %q to run as the sandbox helper", exe), Err: err}
 	}
@@ -137,7 +139,7 @@ func (l *Landlock) Check(spec Spec) (Spec, error) {
 		case why == "":
 			continue
 		case p.what != "":
-			return spec, &UnprotectableError{Path: p.path, What: p.what, Root: outermostRoot(p.path, spec.Roots), Why: why}
+			return spec, &UnprotectableError{Path: p.path, What: p.what, Root: paths.OutermostRoot(p.path, spec.Roots), Why: why}
 		}
 		out.Unprotected = append(out.Unprotected, Unprotected{Path: p.path, Why: why})
 	}
@@ -154,14 +156,14 @@ type protectedPath struct {
 func (l *Landlock) protectedInRoots(spec Spec) []protectedPath {
 	var out []protectedPath
 	for _, p := range append(append([]string{}, spec.Protected...), l.executables()...) {
-		if outermostRoot(p, spec.Roots) == "" {
+		if paths.OutermostRoot(p, spec.Roots) == "" {
 			continue
 		}
 		what := ""
 		switch {
 		case p == l.exe || p == l.helper:
 			what = whatExecutable
-		case p == spec.Home || realpathMissingOK(p) == spec.Home:
+		case p == spec.Home || paths.RealpathMissingOK(p) == spec.Home:
 			what = whatHome
 		}
 		out = append(out, protectedPath{path: p, what: what})
@@ -263,7 +265,7 @@ func (l *Landlock) helperArgs(spec Spec, line string) (helperArgs, error) {
 		return helperArgs{}, err
 	}
 	h := helperArgs{roots: spec.Roots, noNetwork: !spec.Network, unixSockets: spec.UnixSockets, ns: NamespaceNone, argv: Plain(line)}
-	h.background, h.proxyPort = spec.Background, spec.proxyPort()
+	h.background, h.proxyPort = spec.Background, spec.ProxyPort()
 	h.denyRead, h.allowRead, h.hide = spec.DenyRead, spec.AllowRead, spec.Hidden
 	if l.helper != l.exe {
 		h.version = BuildVersion

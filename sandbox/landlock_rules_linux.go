@@ -15,6 +15,7 @@ import (
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 	"golang.org/x/sys/unix"
 )
 
@@ -147,8 +148,8 @@ func readRules(handled landlock.AccessFSSet, hidden []string) ([]landlock.Rule, 
 func unreadable(denyRead, hide, roots []string) []string {
 	out := slices.Clone(denyRead)
 	for _, p := range hide {
-		if outermostRoot(p, roots) == "" {
-			out = appendNew(out, p)
+		if paths.OutermostRoot(p, roots) == "" {
+			out = paths.AppendNew(out, p)
 		}
 	}
 	return out

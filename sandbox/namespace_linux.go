@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 	"golang.org/x/sys/unix"
 )
 
@@ -45,16 +46,16 @@ func makeMountsPrivate() error {
 }
 
 // applyMounts makes the planned mounts.
-func applyMounts(ops []mountOp) error {
+func applyMounts(ops []paths.MountOp) error {
 	for _, op := range ops {
-		if err := unix.Mount(op.path, op.path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fmt.Errorf("bind %s: %w", op.path, err)
+		if err := unix.Mount(op.Path, op.Path, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("bind %s: %w", op.Path, err)
 		}
-		if !op.readOnly {
+		if !op.ReadOnly {
 			continue
 		}
-		if err := makeReadOnly(op.path); err != nil {
-			return fmt.Errorf("make %s read-only: %w", op.path, err)
+		if err := makeReadOnly(op.Path); err != nil {
+			return fmt.Errorf("make %s read-only: %w", op.Path, err)
 		}
 	}
 	return nil

@@ -36,9 +36,9 @@ func (s Spec) NetworkMode() string {
 	return "off"
 }
 
-// proxyPort is the port a command may connect to with the network off,
+// ProxyPort is the port a command may connect to with the network off,
 // or 0.
-func (s Spec) proxyPort() int {
+func (s Spec) ProxyPort() int {
 	if s.Network {
 		return 0
 	}

@@ -44,19 +44,6 @@ func TestNetworkMode(t *testing.T) {
 	}
 }
 
-func TestSeatbeltProxyAllowsOnlyTheProxy(t *testing.T) {
-	var b strings.Builder
-	writeProxy(&b, Spec{}.ThroughProxy(NetworkProxy{Port: 3128}))
-	if !strings.Contains(b.String(), `(allow network-outbound (remote ip "localhost:3128"))`) {
-		t.Fatalf("profile text %q does not allow the proxy", b.String())
-	}
-	b.Reset()
-	writeProxy(&b, Spec{Network: true, Proxy: NetworkProxy{Port: 3128}})
-	if b.Len() != 0 {
-		t.Fatalf("with the network on, the proxy adds %q", b.String())
-	}
-}
-
 func TestNetworkNamespaceClosesTheGap(t *testing.T) {
 	spec := Spec{}.ThroughProxy(NetworkProxy{Port: 3128, Allowed: []string{"github.com"}})
 	for _, c := range []struct {

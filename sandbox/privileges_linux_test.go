@@ -128,7 +128,7 @@ func TestDeviceNodesRefusedInRoots(t *testing.T) {
 	}
 }
 
-func serveAndWait(t *testing.T, sv *sandbox.Server, dir string, argv []string) (string, int) {
+func serveAndWait(t *testing.T, sv sandbox.Server, dir string, argv []string) (string, int) {
 	t.Helper()
 	devNull, err := os.Open(os.DevNull)
 	if err != nil {

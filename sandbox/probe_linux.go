@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 	"golang.org/x/sys/unix"
 )
 
@@ -22,7 +23,7 @@ func probeNamespace(h helperArgs) int {
 	if err != nil {
 		return helperFailed(fmt.Errorf("find the helper's executable: %w", err))
 	}
-	ops := []mountOp{{path: exe, readOnly: true}}
+	ops := []paths.MountOp{{Path: exe, ReadOnly: true}}
 	var errs []error
 	for _, kind := range probeKinds(h.ns) {
 		err := tryNamespace(h, kind, ops)
@@ -53,7 +54,7 @@ func probeKinds(ns Namespace) []Namespace {
 // system that allows the first but not the others is not taken for one
 // where commands can run. The cover comes last: over a folder that holds
 // /proc it would hide the mount table the view reads.
-func probeMounts(ops []mountOp) error {
+func probeMounts(ops []paths.MountOp) error {
 	if err := applyMounts(ops); err != nil {
 		return err
 	}
@@ -63,13 +64,13 @@ func probeMounts(ops []mountOp) error {
 	if err := readOnlyOutsideRoots(nil, nil); err != nil {
 		return err
 	}
-	if err := mountCover(filepath.Dir(ops[0].path), 0o700, unix.MS_RDONLY); err != nil {
+	if err := mountCover(filepath.Dir(ops[0].Path), 0o700, unix.MS_RDONLY); err != nil {
 		return fmt.Errorf("cover a folder with a tmpfs: %w", err)
 	}
 	return nil
 }
 
-func tryNamespace(h helperArgs, kind Namespace, ops []mountOp) error {
+func tryNamespace(h helperArgs, kind Namespace, ops []paths.MountOp) error {
 	switch kind {
 	case NamespaceMount:
 		if err := unshareMounts(); err != nil {

@@ -24,6 +24,9 @@ type Status struct {
 	// Spec is the spec as the backend will enforce it: the roots, the
 	// protected paths, and those it cannot cover.
 	Spec Spec
+	// Gaps is what the backend says it does not refuse (Gapper), beside
+	// what Landlock's features tell.
+	Gaps []string
 	// DroppedEnv names the variables of wisp's environment that confined
 	// commands go without (names only).
 	DroppedEnv []string
@@ -32,16 +35,26 @@ type Status struct {
 // Report says what confining a command to spec means on this system, with
 // exe as the helper where one is needed.
 func Report(exe string, spec Spec) Status {
-	st := Status{Spec: spec}
-	_, st.DroppedEnv = spec.Env.Filter(os.Environ())
+	_, dropped := spec.Env.Filter(os.Environ())
 	b, err := Detect(exe)
 	if err != nil {
-		st.Err = err
-		return st
+		return Status{Spec: spec, Err: err, DroppedEnv: dropped}
 	}
-	st.Backend = b.Name()
+	st := Checked(b, spec)
+	st.DroppedEnv = dropped
 	describeBackend(&st, b)
+	return st
+}
+
+// Checked is the part of the status that b itself says about spec: its
+// name, the spec as it will enforce it (or why not), and what it does not
+// refuse (Gapper). Report adds what it finds on this system.
+func Checked(b Backend, spec Spec) Status {
+	st := Status{Backend: b.Name()}
 	st.Spec, st.Err = b.Check(spec)
+	if g, ok := b.(Gapper); ok {
+		st.Gaps = g.Gaps(st.Spec)
+	}
 	return st
 }
 
@@ -140,10 +153,8 @@ func (s Status) Lines() []string {
 			lines = append(lines, "not covered: "+g)
 		}
 	}
-	if s.Backend == (Seatbelt{}).Name() {
-		for _, g := range SeatbeltGaps(s.Spec) {
-			lines = append(lines, "not covered: "+g)
-		}
+	for _, g := range s.Gaps {
+		lines = append(lines, "not covered: "+g)
 	}
 	return lines
 }

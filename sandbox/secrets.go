@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
 // DenyReadKey and AllowReadKey are the config keys of the read lists, as
@@ -95,39 +97,29 @@ func (s *Spec) addReads(o SpecOptions) error {
 		return err
 	}
 	for _, d := range deny {
-		if !holdsAnyOf(allow, d) {
-			s.DenyRead = appendNew(s.DenyRead, d)
+		if !paths.WithinAny(d, allow) {
+			s.DenyRead = paths.AppendNew(s.DenyRead, d)
 		}
 	}
 	for _, a := range allow {
-		if holdsAnyOf(s.DenyRead, a) {
-			s.AllowRead = appendNew(s.AllowRead, a)
+		if paths.WithinAny(a, s.DenyRead) {
+			s.AllowRead = paths.AppendNew(s.AllowRead, a)
 		}
 	}
 	return nil
-}
-
-// holdsAnyOf reports whether p lies within one of dirs.
-func holdsAnyOf(dirs []string, p string) bool {
-	for _, d := range dirs {
-		if within(p, d) {
-			return true
-		}
-	}
-	return false
 }
 
 // readForms expands ~ and gives each entry as written and as its real path
 // (a link's target is what the kernel checks).
 func readForms(key string, entries []string, home string) ([]string, error) {
 	var out []string
-	var r resolver // the entries share their folders: each is resolved once
+	var r paths.Resolver // the entries share their folders: each is resolved once
 	for _, e := range entries {
-		abs := expandHome(e, home)
+		abs := paths.ExpandHome(e, home)
 		if !filepath.IsAbs(abs) {
 			return nil, &ReadError{Key: key, Entry: e, Err: errors.New("it is not an absolute path")}
 		}
-		out = appendNew(out, r.protectedForms(abs)...)
+		out = paths.AppendNew(out, r.ProtectedForms(abs)...)
 	}
 	return out, nil
 }
@@ -137,7 +129,7 @@ func readForms(key string, entries []string, home string) ([]string, error) {
 // (what lies in the root is readable).
 func (s *Spec) checkReads() error {
 	for _, d := range s.DenyRead {
-		root := outermostRoot(d, s.Roots)
+		root := paths.OutermostRoot(d, s.Roots)
 		_, err := os.Lstat(d)
 		switch {
 		case root != "" && err == nil:
@@ -146,7 +138,7 @@ func (s *Spec) checkReads() error {
 			s.Unreadable = append(s.Unreadable, Uncovered{Path: d, Why: "it does not exist yet, and lies inside the writable root " + root + ", where a command could make it"})
 		}
 		for _, r := range s.Roots {
-			if within(r, d) && r != d {
+			if paths.Within(r, d) && r != d {
 				s.Unreadable = append(s.Unreadable, Uncovered{Path: d, Why: "the writable root " + r + " lies inside it, and stays readable"})
 			}
 		}
@@ -158,12 +150,12 @@ func (s *Spec) checkReads() error {
 // no allowRead entry gives it back: a read of it refused is the sandbox's
 // keeping a secret.
 func (s Spec) HidesRead(p string) bool {
-	return holdsAnyOf(s.DenyRead, p) && !holdsAnyOf(s.AllowRead, p)
+	return paths.WithinAny(p, s.DenyRead) && !paths.WithinAny(p, s.AllowRead)
 }
 
 // DisplayPath writes p with ~ for the person's home, as lists show it.
 func DisplayPath(p, home string) string {
-	if home != "" && home != "/" && within(p, home) {
+	if home != "" && home != "/" && paths.Within(p, home) {
 		return "~" + strings.TrimPrefix(p, home)
 	}
 	return p

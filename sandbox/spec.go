@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"github.com/wisp-sh/wisp/sandbox/gitguard"
+	"github.com/wisp-sh/wisp/sandbox/internal/paths"
 )
 
 // Spec says what a confined command may do, in terms every backend shares.
@@ -53,7 +56,7 @@ type Spec struct {
 	// Env says which of wisp's variables a confined command goes without.
 	Env EnvFilter
 
-	git gitEnv // the person's git configs, for a core.hooksPath or include there, when Refresh looks again
+	git gitguard.Env // the person's git configs, for a core.hooksPath or include there, when Refresh looks again
 }
 
 // Unprotected is a protected path that a backend cannot cover here.
@@ -119,7 +122,7 @@ func NewSpec(o SpecOptions) (Spec, error) {
 			return Spec{}, err
 		}
 	}
-	spec.git = newGitEnv(o.UserHome, o.Getenv)
+	spec.git = gitguard.NewEnv(o.UserHome, o.Getenv)
 	spec.protect(o.WispHome)
 	spec.Env = DefaultEnvFilter(o.APIKeyEnv, o.EnvKeep, o.EnvDrop)
 	if err := spec.addReads(o); err != nil {
@@ -153,7 +156,7 @@ func (o SpecOptions) check() error {
 }
 
 func (s *Spec) addLaunchDir(dir string) error {
-	real, err := realpath(dir)
+	real, err := paths.Realpath(dir)
 	if err != nil {
 		return fmt.Errorf("sandbox: resolve the launch directory: %w", err)
 	}
@@ -174,9 +177,9 @@ func (s *Spec) addFound(paths []string) error {
 	return nil
 }
 
-func (s *Spec) addConfigured(name string, paths []string, home string) error {
-	for _, p := range paths {
-		abs := expandHome(p, home)
+func (s *Spec) addConfigured(name string, list []string, home string) error {
+	for _, p := range list {
+		abs := paths.ExpandHome(p, home)
 		if !filepath.IsAbs(abs) {
 			return fmt.Errorf("sandbox: %s %q is not an absolute path; write it as /… or ~/…", name, p)
 		}
@@ -188,9 +191,9 @@ func (s *Spec) addConfigured(name string, paths []string, home string) error {
 }
 
 func (s *Spec) addIfExists(p, what string) error {
-	real, err := realpath(p)
+	real, err := paths.Realpath(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		s.Skipped = appendNew(s.Skipped, filepath.Clean(p))
+		s.Skipped = paths.AppendNew(s.Skipped, filepath.Clean(p))
 		return nil
 	}
 	if err != nil {
@@ -203,17 +206,17 @@ func (s *Spec) addRoot(real, what string) error {
 	if real == "/" {
 		return &RootError{What: what, Err: ErrRootIsSlash}
 	}
-	s.Roots = appendNew(s.Roots, real)
+	s.Roots = paths.AppendNew(s.Roots, real)
 	return nil
 }
 
 // protect lists wisp's home and each repository root's git files.
 func (s *Spec) protect(wispHome string) {
-	forms := protectedForms(wispHome)
+	forms := paths.ProtectedForms(wispHome)
 	s.Home, s.Hidden = forms[0], forms
-	s.Protected = appendNew(s.Protected, forms...)
+	s.Protected = paths.AppendNew(s.Protected, forms...)
 	for _, root := range s.Roots {
-		s.Protected = appendNew(s.Protected, gitProtected(root, s.git)...)
+		s.Protected = paths.AppendNew(s.Protected, gitguard.Protected(root, s.git)...)
 	}
 }
 
@@ -224,14 +227,14 @@ func (s *Spec) protect(wispHome string) {
 // planted there runs at the person's next commit, outside the sandbox. The
 // command that makes the repository can still write them (Landlock cannot
 // refuse a path that does not exist yet), and the put-back after it
-// (GitSnapshot) undoes that; every command after it cannot. What was
+// (SnapshotGit) undoes that; every command after it cannot. What was
 // protected stays protected. The runner calls it before each confined
 // command.
 func (s Spec) Refresh() Spec {
 	out := s
 	out.Protected = append([]string(nil), s.Protected...)
 	for _, root := range s.Roots {
-		out.Protected = appendNew(out.Protected, gitProtected(root, s.git)...)
+		out.Protected = paths.AppendNew(out.Protected, gitguard.Protected(root, s.git)...)
 	}
 	return out
 }
@@ -244,7 +247,7 @@ func (s *Spec) checkRootsOutsideProtected() error {
 			switch {
 			case r == p:
 				return &RootError{What: r, Err: errors.New("the sandbox keeps it unwritable")}
-			case within(r, p):
+			case paths.Within(r, p):
 				return &RootError{What: r, Err: fmt.Errorf("it lies inside %s, which the sandbox keeps unwritable", p)}
 			}
 		}
@@ -270,4 +273,12 @@ func (e *RootError) Hint() string {
 		return "launch wisp in a project folder, and keep / out of commandPolicy.sandbox.writablePaths"
 	}
 	return "remove it from commandPolicy.sandbox.writablePaths, or set WISP_HOME elsewhere"
+}
+
+// SnapshotGit takes a hold on the state of git's control files under the
+// spec's roots, which the runner puts back after the command
+// (gitguard.Snapshot.PutBack). It fails, and no command should run, when
+// wisp cannot check what it would have to (gitguard.UncheckedError).
+func (s Spec) SnapshotGit() (*gitguard.Snapshot, error) {
+	return gitguard.Scope{Roots: s.Roots, Home: s.Home, Env: s.git}.Snapshot()
 }

@@ -12,13 +12,13 @@ import (
 
 // servedFor starts a served helper (exe, or the test binary when "") for a
 // fresh project folder, ended with the test.
-func servedFor(t testing.TB, exe string) (*sandbox.Server, string) {
+func servedFor(t testing.TB, exe string) (sandbox.Server, string) {
 	t.Helper()
 	return servedIn(t, exe, sandbox.NamespaceAuto)
 }
 
 // servedIn is servedFor with the namespace asked for.
-func servedIn(t testing.TB, exe string, ns sandbox.Namespace) (*sandbox.Server, string) {
+func servedIn(t testing.TB, exe string, ns sandbox.Namespace) (sandbox.Server, string) {
 	t.Helper()
 	if exe == "" {
 		var err error
@@ -133,7 +133,7 @@ func TestStoppedHelperMissesTheStartDeadline(t *testing.T) {
 	}
 }
 
-func serveAndWaitErr(sv *sandbox.Server, dir string, argv []string) (int, error) {
+func serveAndWaitErr(sv sandbox.Server, dir string, argv []string) (int, error) {
 	devNull, err := os.Open(os.DevNull)
 	if err != nil {
 		return 0, err

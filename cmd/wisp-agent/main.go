@@ -13,9 +13,13 @@ import (
 	"github.com/wisp-sh/wisp/internal/cli"
 	"github.com/wisp-sh/wisp/internal/cli/agentcli"
 	_ "github.com/wisp-sh/wisp/internal/netproxy/httpproxy" // the network proxy's HTTP front, which the lean wisp leaves out
+	"github.com/wisp-sh/wisp/sandbox"
 )
 
 func main() {
+	// wisp-agent, too, can be its own sandbox helper: first, and never
+	// returns.
+	sandbox.MaybeHelperMain()
 	// Ctrl-C and SIGTERM cancel the context of the commands that wait on
 	// something (run's command, chat's model): run watches them for those.
 	os.Exit(run())

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+	"github.com/wisp-sh/wisp/sandbox"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden output in testdata/script")
@@ -13,6 +14,7 @@ var update = flag.Bool("update", false, "rewrite the golden output in testdata/s
 // TestMain lets scripts run `wisp` as a real process: the test binary
 // re-executes itself as wisp.
 func TestMain(m *testing.M) {
+	sandbox.MaybeHelperMain() // the test binary stands in for wisp's helper
 	testscript.Main(m, map[string]func(){
 		"wisp": func() { os.Exit(run()) },
 	})

@@ -15,11 +15,9 @@ import (
 )
 
 func main() {
+	sandbox.MaybeHelperMain() // as the helper, never returns
 	args := os.Args[1:]
 	switch {
-	case len(args) > 0 && args[0] == sandbox.HelperCommand:
-		// sandbox's init has run the helper already; this is for clarity.
-		os.Exit(sandbox.HelperMain(args[1:]))
 	case len(args) == 1 && (args[0] == "--version" || args[0] == "version"):
 		fmt.Printf("%s %s\n", sandbox.HelperExecutable, sandbox.BuildVersion)
 	default:

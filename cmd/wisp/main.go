@@ -15,9 +15,13 @@ import (
 
 	"github.com/wisp-sh/wisp/internal/app"
 	"github.com/wisp-sh/wisp/internal/cli"
+	"github.com/wisp-sh/wisp/sandbox"
 )
 
 func main() {
+	// wisp can be its own sandbox helper (no wisp-sandbox beside it): the
+	// helper runs before anything else, and never returns.
+	sandbox.MaybeHelperMain()
 	cli.HandOff(os.Args[1:]) // the agent's commands are wisp-agent's
 	f := app.New()
 	f.BeforeSession = cli.HandOffForProxy // a run that wants the network proxy is wisp-agent's too

@@ -64,7 +64,7 @@ func execAgent(args []string) error {
 	var untrusted *sandbox.UntrustedExecutableError
 	switch {
 	case errors.As(err, &untrusted):
-		return WithHint(fmt.Errorf("%w, so it is not run", err), untrusted.Fix())
+		return fmt.Errorf("%w, so it is not run", err) // its Hint says how to put it right
 	case err != nil:
 		return err
 	case agent == "":

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/seatbelt"
 )
 
 // `wisp __sandbox-exec`, the hidden helper that confines one command on
@@ -67,9 +68,9 @@ func writeProfile(w io.Writer, spec sandbox.Spec) error {
 	if runtime.GOOS != "darwin" {
 		fmt.Fprintf(w, "; on %s wisp confines commands with Landlock instead: wisp sandbox report\n", runtime.GOOS)
 	}
-	fmt.Fprint(w, sandbox.SeatbeltProfile(spec))
+	fmt.Fprint(w, seatbelt.Profile(spec))
 	fmt.Fprintln(w, "\n; sandbox-exec parameters:")
-	for _, p := range sandbox.SeatbeltParams(spec) {
+	for _, p := range seatbelt.Params(spec) {
 		if _, err := fmt.Fprintf(w, "; -D %s=%s\n", p.Name, displayPath(p.Value)); err != nil {
 			return err
 		}

@@ -59,6 +59,9 @@ var Rules = []Rule{
 	// The front never links a backend: backends register with it, so a
 	// program links only the backend it runs.
 	{Package: Module + "/sandbox", Alone: true, Forbidden: own("sandbox/landlock", "sandbox/seatbelt")},
+	// git's guard sits below the sandbox's front: it takes roots and a
+	// home, never a Spec, so that the front can import it.
+	{Package: Module + "/sandbox/gitguard", OnlyWisp: own("sandbox/internal/paths")},
 	// netproxy is the network proxy itself: the standard library alone,
 	// no wisp package, so that what decides on a host is all in one place;
 	// its HTTP front is a package of its own that only the agent links.

@@ -31,7 +31,7 @@ type execSpec struct {
 	// server, when set, is the served sandbox helper for this spec, tried
 	// before argv (which stays the confined way to run it); serverFailed
 	// is told when it could not start the command.
-	server       *sandbox.Server
+	server       sandbox.Server
 	servedArgv   []string // the unwrapped command line for server
 	serverFailed func()
 	// supervised is set when the sandbox helper stays as the command's

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	_ "github.com/wisp-sh/wisp/sandbox/seatbelt" // macOS's backend registers itself
 )
 
 // TestMain lets the test binary stand in for wisp's sandbox helper.

@@ -10,6 +10,7 @@ import (
 	"github.com/wisp-sh/wisp/audit"
 	"github.com/wisp-sh/wisp/policy"
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/gitguard"
 	"github.com/wisp-sh/wisp/sandbox/refusal"
 )
 
@@ -26,7 +27,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 		return res, nil
 	}
 	res.Sandbox, res.OutsideSandbox = backend, mode == ModeOutside
-	var git *sandbox.GitSnapshot
+	var git *gitguard.Snapshot
 	if mode == ModeConfined {
 		// What the command writes where git would run it is put back to
 		// this after it; what cannot be put back stops it before it runs.
@@ -80,7 +81,7 @@ func (r *Runner) execute(ctx context.Context, req Request, mode Mode, res Result
 
 // notePutBack tells the person what the put-back after the command did.
 func (r *Runner) notePutBack(res *Result) {
-	note := sandbox.PutBackNote(res.PutBack, r.dir())
+	note := gitguard.PutBackNote(res.PutBack, r.dir())
 	switch {
 	case note == "":
 	case res.PersonNote == "":
@@ -161,7 +162,7 @@ func (r *Runner) auditOutcome(req Request, res Result) {
 		TimedOut: res.TimedOut, Canceled: res.Canceled, Sandbox: res.Sandbox,
 		OutsideSandbox: res.OutsideSandbox, SandboxRefusal: string(res.Refusal.Verdict),
 		SandboxPaths: res.Refusal.Paths, Unprotected: unprotectedPaths(r.Spec),
-		PutBack:  sandbox.PutBackPaths(res.PutBack),
+		PutBack:  gitguard.PutBackPaths(res.PutBack),
 		OutputID: res.OutputID, OutputBytes: res.OutputBytes, DurationMS: res.Duration.Milliseconds(),
 	}
 	if res.Unavailable {
@@ -212,7 +213,7 @@ type Result struct {
 
 	// PutBack is what the command wrote where git would run it, put back
 	// once it ended.
-	PutBack []sandbox.PutBack
+	PutBack []gitguard.PutBack
 }
 
 // ModelText is run_command's result: output, the exit line, then at most
@@ -230,7 +231,7 @@ func (res Result) ModelText() string {
 	if res.SandboxLine != "" {
 		b.WriteString("\n" + res.SandboxLine)
 	}
-	if line := sandbox.PutBackLine(res.PutBack, ""); line != "" {
+	if line := gitguard.PutBackLine(res.PutBack, ""); line != "" {
 		b.WriteString("\n" + line)
 	}
 	return b.String()

@@ -15,7 +15,7 @@ import (
 // go through the per-command helper, confined as before.
 type served struct {
 	mu     sync.Mutex
-	server *sandbox.Server
+	server sandbox.Server
 	spec   sandbox.Spec
 	broken bool // the backend could not serve this spec: do not retry it
 }
@@ -23,7 +23,7 @@ type served struct {
 // serverFor returns the helper serving spec exactly as argv (the
 // per-command helper's, computed now) would confine, starting it if need
 // be, or nil when the backend has none (the caller uses argv).
-func (s *served) serverFor(b sandbox.Backend, spec sandbox.Spec, argv []string) *sandbox.Server {
+func (s *served) serverFor(b sandbox.Backend, spec sandbox.Spec, argv []string) sandbox.Server {
 	serving, ok := b.(sandbox.Serving)
 	if !ok {
 		return nil
@@ -51,7 +51,7 @@ func (s *served) serverFor(b sandbox.Backend, spec sandbox.Spec, argv []string) 
 }
 
 // drop closes server if it is still the current one.
-func (s *served) drop(server *sandbox.Server) {
+func (s *served) drop(server sandbox.Server) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.server == server {

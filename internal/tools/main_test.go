@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	_ "github.com/wisp-sh/wisp/sandbox/seatbelt" // macOS's backend registers itself
 )
 
 func TestMain(m *testing.M) {

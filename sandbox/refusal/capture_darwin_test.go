@@ -11,6 +11,7 @@ import (
 
 	"github.com/wisp-sh/wisp/internal/testenv"
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/seatbelt"
 )
 
 // macCase is one real macOS tool run under the real Seatbelt profile. want
@@ -154,7 +155,7 @@ func (ws macWorkspace) expand(p string) string {
 func (ws macWorkspace) run(t *testing.T, c macCase) []byte {
 	t.Helper()
 	spec := sandbox.Spec{Roots: ws.roots, Protected: ws.protected, Network: !c.networkOff}
-	argv, err := sandbox.Seatbelt{}.Command(spec, c.line)
+	argv, err := seatbelt.Backend{}.Command(spec, c.line)
 	if err != nil {
 		t.Fatal(err)
 	}

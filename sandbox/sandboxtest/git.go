@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/gitguard"
 )
 
 // gitCase is one way a confined command could plant something that the
@@ -234,13 +235,13 @@ func (p *gitProject) attackConfined(c gitCase) {
 			p.t.Errorf("the backend keeps %s unwritable, yet the attack changed it:\nbefore %s\nafter  %s", c.target, before, after)
 		}
 	}
-	var other *sandbox.GitSnapshot
+	var other *gitguard.Snapshot
 	if c.overlapped { // another command starts while this one still runs
 		other = mustSnapshot(p.t, spec)
 		p.s.mustSucceed(spec, "true")
 	}
 	done := append(snap.PutBack(), other.PutBack()...)
-	p.t.Logf("put back: %s", sandbox.PutBackLine(done, p.proj))
+	p.t.Logf("put back: %s", gitguard.PutBackLine(done, p.proj))
 	for _, d := range done {
 		if d.Err != nil {
 			p.t.Errorf("could not put back %s: %v", d.Path, d.Err)
@@ -249,7 +250,7 @@ func (p *gitProject) attackConfined(c gitCase) {
 	if covered {
 		return
 	}
-	if !slices.ContainsFunc(done, func(d sandbox.PutBack) bool { return d.Path == target || strings.HasPrefix(d.Path, target+"/") }) {
+	if !slices.ContainsFunc(done, func(d gitguard.PutBack) bool { return d.Path == target || strings.HasPrefix(d.Path, target+"/") }) {
 		p.t.Errorf("%s is not kept unwritable here (reported: %v), yet the put-back does not name it: %v",
 			c.target, reason(checked, target), done)
 	}
@@ -257,7 +258,7 @@ func (p *gitProject) attackConfined(c gitCase) {
 
 // mustSnapshot takes a hold on the baseline as the runner does before a
 // confined command.
-func mustSnapshot(t *testing.T, spec sandbox.Spec) *sandbox.GitSnapshot {
+func mustSnapshot(t *testing.T, spec sandbox.Spec) *gitguard.Snapshot {
 	t.Helper()
 	snap, err := spec.SnapshotGit()
 	if err != nil {
@@ -320,7 +321,7 @@ func (s *suite) gitKeepsWhatWorks(t *testing.T) {
 		t.Fatalf("confined, the git commands of a session failed with status %d:\n%s", code, out)
 	}
 	if done := snap.PutBack(); len(done) > 0 {
-		t.Fatalf("the put-back changed what git itself wrote: %s", sandbox.PutBackLine(done, p.proj))
+		t.Fatalf("the put-back changed what git itself wrote: %s", gitguard.PutBackLine(done, p.proj))
 	}
 	p.person("git -C wt status && git -C sub/lib status && git -C lib status && git log -1 --format=%s | grep -qx tool && test -x tool.sh")
 }

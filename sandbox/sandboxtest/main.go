@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	_ "github.com/wisp-sh/wisp/sandbox/seatbelt" // macOS's backend registers itself with sandbox.Detect
 )
 
 // Main is the TestMain of a package that runs the suite: the test binary
@@ -13,9 +14,7 @@ import (
 // waits. Before any test runs it holds the descriptor the inherited
 // descriptor case uses, so that modes can run side by side.
 func Main(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperCommand {
-		os.Exit(sandbox.HelperMain(os.Args[2:]))
-	}
+	sandbox.MaybeHelperMain()
 	MaybeProbe()
 	HoldInheritedFD()
 	os.Exit(m.Run())

@@ -93,7 +93,7 @@ type suite struct {
 
 	// served is the served helper kept across commands (Options.Serve), and
 	// the spec it was started for.
-	served     *sandbox.Server
+	served     sandbox.Server
 	servedSpec sandbox.Spec
 }
 

@@ -51,7 +51,7 @@ func (s *suite) servedRunEnv(spec sandbox.Spec, line string, env []string) (stri
 // server is the served helper for spec, kept across commands as the runner
 // keeps it: the one already running when it serves spec exactly as a
 // command's own helper would confine line, else a new one.
-func (s *suite) server(spec sandbox.Spec, line string) *sandbox.Server {
+func (s *suite) server(spec sandbox.Spec, line string) sandbox.Server {
 	s.t.Helper()
 	serving, ok := s.b.(sandbox.Serving)
 	if !ok {
