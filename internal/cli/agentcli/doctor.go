@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/wisp-sh/wisp/internal/approval"
 	"github.com/wisp-sh/wisp/internal/config"
-	"github.com/wisp-sh/wisp/internal/freedesktop"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 
@@ -97,8 +96,8 @@ func doctorChecks(f *app.Factory, home config.Home) []doctorCheck {
 			}
 			return doctorThreshold(f)
 		}},
-		{"wisp-bar", func() (string, error) { return freedesktop.Reach(), nil }}, // what the menu-bar helper can reach
-		{"model", func() (string, error) { return doctorModel(f, homeErr) }},     // the server answers and has the model
+		{"wisp-bar", func() (string, error) { return doctorBar(home) }},      // what the menu-bar helper can reach, or on a Mac whether its banners show
+		{"model", func() (string, error) { return doctorModel(f, homeErr) }}, // the server answers and has the model
 	}
 }
 
