@@ -170,3 +170,26 @@ func TestChatSaysTheModelAnsweredNothing(t *testing.T) {
 		t.Errorf("the thinking shows raw:\n%s", screen)
 	}
 }
+
+// respond without --json: the words alone on stdout (none here), the
+// thinking folded and the empty answer said on stderr, and a failure's
+// exit code.
+func TestRespondSaysTheModelAnsweredNothing(t *testing.T) {
+	e := newE2E(t)
+	e.replayCase("ollama/think-only-empty")
+	c := e.cmd("respond", "hi")
+	var stdout, stderr bytes.Buffer
+	c.Stdout, c.Stderr = &stdout, &stderr
+	c.Env = append(c.Env, "NO_COLOR=1")
+	err := c.Run()
+	if err == nil || c.ProcessState.ExitCode() != 1 {
+		t.Errorf("exit %v, want 1", err)
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("stdout %q", stdout.String())
+	}
+	want := "· thinking …\n· the model thought but answered nothing\n  · ask again, or in other words\n"
+	if !strings.HasPrefix(stderr.String(), want) {
+		t.Errorf("stderr:\n%s\nwant it to start:\n%s", stderr.String(), want)
+	}
+}

@@ -48,6 +48,6 @@ func (f *TerminalFace) hints(hints []string) {
 // fromText marks a call the model wrote as text.
 func (f *TerminalFace) fromText(ev agent.Event) {
 	if ev.FromText {
-		f.line(sgrDim, "  (the model wrote this call as text; wisp runs it as a call, asked and confined as any)")
+		f.line(sgrDim, "  (the model wrote this call as text; it runs as any call would)")
 	}
 }

@@ -46,6 +46,6 @@ func (m *Model) hints(ev agent.Event) {
 	}
 	if ev.Type == agent.EventToolCall && ev.FromText {
 		m.tr.add(&entry{kind: entryNote, level: agent.LevelInfo,
-			text: "  (the model wrote this call as text; wisp runs it as a call, asked and confined as any)"})
+			text: "  (the model wrote this call as text; it runs as any call would)"})
 	}
 }
