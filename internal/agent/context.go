@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -163,6 +164,9 @@ func (a *Agent) summarise(ctx context.Context, cut int) {
 	}
 	summary := strings.TrimSpace(res.Message.Content)
 	how := fmt.Sprintf("the %d oldest messages were summarised by the model into one note", cut)
+	if errors.Is(err, model.ErrLength) {
+		err = nil // a summary cut at the output limit still stands for the turns
+	}
 	if err != nil || summary == "" {
 		summary = fmt.Sprintf("(%d earlier messages were left out to fit the model's context)", cut)
 		how = fmt.Sprintf("the %d oldest messages were left out (the model could not summarise them)", cut)
