@@ -193,3 +193,28 @@ func TestRespondSaysTheModelAnsweredNothing(t *testing.T) {
 		t.Errorf("stderr:\n%s\nwant it to start:\n%s", stderr.String(), want)
 	}
 }
+
+// A model that cannot use tools: the chat says what it means and what to
+// do, and /tools off goes on without them.
+func TestChatGoesOnWithoutToolsWhenAsked(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	srv := modeltest.NewServer(t,
+		modeltest.Turn{Status: 400, ErrorBody: `{"error":{"message":"registry.ollama.ai/library/granite4.1:8b does not support tools","type":"invalid_request_error","param":null,"code":null}}`},
+		modeltest.Turn{Text: []string{"Hello without tools."}})
+	e.wisp("config", "set", "model.baseURL", srv.URL())
+	c := e.startChat(false)
+	c.typeLine("hi")
+	c.expect("/tools off in wisp chat talks to it without tools")
+	c.typeLine("/tools off")
+	c.expect("· the model is offered no tools from now on")
+	c.typeLine("hi")
+	c.expect("Hello without tools.")
+	lines := c.shown()
+	if !hasLine(lines, "wisp: error: the model granite4.1:8b cannot use tools") {
+		t.Errorf("the screen:\n%s", strings.Join(lines, "\n"))
+	}
+	if reqs := srv.Requests(); len(reqs) != 2 || len(reqs[1].Tools) != 0 {
+		t.Errorf("the second request offered %d tools", len(reqs[len(reqs)-1].Tools))
+	}
+}
