@@ -17,13 +17,14 @@ const (
 	EventAnswerRefused     = "approval.answerRefused"
 	EventCommandTyped      = "command.typed"
 	EventCommandOutcome    = "command.outcome"
+	EventToolCallFromText  = "toolCall.fromText"
 )
 
 // EventNames lists every event wisp writes, in the order a command meets them.
 var EventNames = []string{
 	EventPolicyDecision, EventApprovalRequested, EventApprovalPending,
 	EventApprovalDecided, EventAnswerRefused, EventCommandTyped, EventCommandOutcome,
-	EventNetworkDecision,
+	EventNetworkDecision, EventToolCallFromText,
 }
 
 // Values of the fields that take one of a few words.
@@ -163,3 +164,16 @@ type CommandOutcome struct {
 }
 
 func (CommandOutcome) EventName() string { return EventCommandOutcome }
+
+// ToolCallFromText is a tool call the model wrote as text in its answer
+// (a JSON object, a <tool_call> block) and wisp read as a call, written
+// before it runs. It then goes through the lists, the gate and the
+// sandbox as any call: its policy.decision and command.outcome follow.
+type ToolCallFromText struct {
+	Tool      string `json:"tool"`
+	Command   string `json:"command,omitempty"` // run_command's line
+	Arguments string `json:"arguments"`
+	CallID    string `json:"callId"`
+}
+
+func (ToolCallFromText) EventName() string { return EventToolCallFromText }

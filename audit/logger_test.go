@@ -40,6 +40,7 @@ func sampleEvents() []Event {
 		CommandOutcome{Command: "touch /etc/x", Origin: OriginModel, ExitCode: 1, Sandbox: SandboxLandlock, SandboxRefusal: RefusalRefused,
 			SandboxPaths: []string{"/etc/x"}, OutputID: "o-7d1e", OutputBytes: 43, DurationMS: 12},
 		CommandOutcome{Command: "sleep 100", Origin: OriginPerson, ExitCode: -1, TimedOut: true, Sandbox: SandboxNone, OutsideSandbox: true, DurationMS: 120000},
+		ToolCallFromText{Tool: "run_command", Command: "ls", Arguments: `{"command":"ls"}`, CallID: "text_call_0"},
 	}
 }
 

@@ -12,9 +12,12 @@ import (
 	"github.com/wisp-sh/wisp/internal/tools"
 )
 
-// Streamer is the model as the agent uses it (*model.Client).
+// Streamer is the model as the agent uses it (*model.Client): one turn a
+// step, its thinking apart from its answer (model.Client.Turn). A model
+// that also has Info(ctx) (model.ModelInfo, error) is asked for its
+// context before the first request.
 type Streamer interface {
-	Stream(ctx context.Context, msgs []model.Message, tools []model.Tool, onText func(string)) (model.Message, error)
+	Turn(ctx context.Context, req model.Request) (model.Result, error)
 }
 
 // DefaultMaxSteps bounds the model's answers in one turn, so a model that
@@ -42,6 +45,10 @@ type Options struct {
 	// Instructions are the project's AGENTS.md; nil: read from the
 	// runner's folder when the agent is made.
 	Instructions *Instructions
+	// CallRepeats is how many answers in a row may ask for the same
+	// calls with the same arguments before the turn is stopped; 0:
+	// model.DefaultCallRepeats.
+	CallRepeats int
 }
 
 // Agent is one conversation: the model's turns and the person's typed
@@ -53,6 +60,7 @@ type Agent struct {
 	recordFailed bool
 	live         *liveWriter       // the model's commands' output, to the face
 	outputs      map[string]string // a tool call's id: its command's output id
+	local        localModel        // what the turns learnt of a local model (local.go)
 }
 
 // New makes the agent and has the runner's gate tell the face when a
@@ -78,7 +86,7 @@ func New(o Options) *Agent {
 }
 
 // SetModel talks to m from the next request on (/model NAME).
-func (a *Agent) SetModel(m Streamer) { a.o.Model = m }
+func (a *Agent) SetModel(m Streamer) { a.o.Model, a.local = m, localModel{} }
 
 // Model is the model the agent talks to, nil when there is none.
 func (a *Agent) Model() Streamer { return a.o.Model }
@@ -162,8 +170,9 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 		a.modelFailed(err, true)
 		return err
 	}
+	repeats := model.CallRepeats{Max: a.o.CallRepeats}
 	for step := 0; step < a.o.MaxSteps; step++ {
-		if done, err := a.step(ctx, step == 0); done {
+		if done, err := a.step(ctx, step == 0, &repeats); done {
 			return err
 		}
 	}
@@ -173,53 +182,8 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 	return nil
 }
 
-// step is one answer of the model and its tool calls; done when the turn
-// is over.
-func (a *Agent) step(ctx context.Context, first bool) (bool, error) {
-	onText := func(s string) { a.o.Face.Emit(Event{Type: EventText, Text: s}) }
-	system, tools := SystemPromptWith(a.o.Tools, *a.o.Instructions), a.toolList()
-	a.fit(ctx, system, tools)
-	a.o.Face.Emit(Event{Type: EventWaiting})
-	msg, err := a.o.Model.Stream(ctx, wire(system, a.history), tools, onText)
-	bad := model.ToolCallErrors(err)
-	if err != nil && len(bad) == 0 {
-		return true, a.streamFailed(ctx, msg, err, first)
-	}
-	if msg.Content != "" {
-		a.o.Face.Emit(Event{Type: EventMessage, Text: msg.Content})
-	}
-	msg = sanitize(msg, bad)
-	a.add(msg, assistantRecord(msg))
-	if len(msg.ToolCalls) == 0 {
-		return true, nil
-	}
-	a.runCalls(ctx, msg.ToolCalls, bad)
-	if ctx.Err() != nil {
-		a.o.Face.Emit(Event{Type: EventNote, Level: LevelInfo, Text: "· stopped"})
-		return true, ctx.Err()
-	}
-	return false, nil
-}
-
-// streamFailed keeps what the model said before a failure or a stop; a
-// failure before any word takes the person's message back, so sending it
-// again does not repeat it.
-func (a *Agent) streamFailed(ctx context.Context, partial model.Message, err error, first bool) error {
-	if partial.Content != "" {
-		a.o.Face.Emit(Event{Type: EventMessage, Text: partial.Content})
-		partial.ToolCalls = nil
-		a.add(partial, assistantRecord(partial))
-	}
-	if ctx.Err() != nil {
-		a.o.Face.Emit(Event{Type: EventNote, Level: LevelInfo, Text: "· stopped"})
-		return ctx.Err()
-	}
-	a.modelFailed(err, first && partial.Content == "")
-	return err
-}
-
 func (a *Agent) modelFailed(err error, takeBack bool) {
-	a.o.Face.Emit(Event{Type: EventError, Text: err.Error()})
+	a.o.Face.Emit(failureEvent(err))
 	if takeBack {
 		a.history = dropLastUser(a.history)
 	}
@@ -254,9 +218,11 @@ func badCall(bad []*model.ToolCallError, id string) *model.ToolCallError {
 
 // runCalls runs each call in order and answers every one, even those a
 // stop left unrun.
-func (a *Agent) runCalls(ctx context.Context, calls []model.ToolCall, bad []*model.ToolCallError) {
+func (a *Agent) runCalls(ctx context.Context, calls []model.ToolCall, bad []*model.ToolCallError, fromText bool) {
 	for _, call := range calls {
-		a.o.Face.Emit(toolCallEvent(call))
+		ev := toolCallEvent(call)
+		ev.FromText = fromText
+		a.o.Face.Emit(ev)
 		text := interruptedResult
 		switch tce := badCall(bad, call.ID); {
 		case tce != nil:

@@ -3,6 +3,7 @@ package agent
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -55,10 +56,7 @@ func toolTokens(tools []model.Tool) int {
 
 // budget is how many tokens the history may take in a request.
 func (a *Agent) budget(system string, tools []model.Tool) int {
-	window := a.o.ContextTokens
-	if window <= 0 {
-		window = DefaultContextTokens
-	}
+	window := a.window()
 	return window - window/4 - estimateTokens([]model.Message{{Content: system}}) - toolTokens(tools)
 }
 
@@ -159,13 +157,16 @@ func (a *Agent) summarise(ctx context.Context, cut int) {
 	old := a.history[:cut]
 	transcript := transcriptOf(old, 3*max(a.budget("", nil)-summaryTokens, 1000))
 	a.o.Face.Emit(Event{Type: EventWaiting})
-	msg, err := a.o.Model.Stream(ctx, []model.Message{{Role: model.RoleSystem, Content: summaryPrompt},
-		{Role: model.RoleUser, Content: transcript}}, nil, nil)
+	res, err := a.o.Model.Turn(ctx, model.Request{Messages: []model.Message{{Role: model.RoleSystem, Content: summaryPrompt},
+		{Role: model.RoleUser, Content: transcript}}, ContextTokens: a.window(), NoTextCalls: true})
 	if ctx.Err() != nil {
 		return // stopped: the history stays as it was
 	}
-	summary := strings.TrimSpace(msg.Content)
+	summary := strings.TrimSpace(res.Message.Content)
 	how := fmt.Sprintf("the %d oldest messages were summarised by the model into one note", cut)
+	if errors.Is(err, model.ErrLength) {
+		err = nil // a summary cut at the output limit still stands for the turns
+	}
 	if err != nil || summary == "" {
 		summary = fmt.Sprintf("(%d earlier messages were left out to fit the model's context)", cut)
 		how = fmt.Sprintf("the %d oldest messages were left out (the model could not summarise them)", cut)

@@ -10,6 +10,8 @@ import (
 const (
 	EventReady          = "ready"          // the conversation is open: thread, model, dir
 	EventText           = "text"           // a piece of the model's words, as it streams
+	EventReasoning      = "reasoning"      // a piece of the model's thinking, as it streams; never sent back to it
+	EventRetract        = "retract"        // the words given so far in this answer were thinking after all (text: them)
 	EventMessage        = "message"        // the model's whole answer, once it is complete
 	EventToolCall       = "toolCall"       // the model calls a tool
 	EventToolResult     = "toolResult"     // what the tool call came to, as the model reads it
@@ -23,7 +25,8 @@ const (
 	EventTurnEnd        = "turnEnd"        // wisp waits for the next input
 	// EventWaiting: a request went to the model and no word has come yet.
 	// The terminal shows a spinner until the next event; --json leaves it
-	// out (a client sees the request's end as the next event).
+	// out (a client sees the request's end as the next event). Its text,
+	// when set, says what the wait is ("loading the model").
 	EventWaiting = "waiting"
 )
 
@@ -50,6 +53,12 @@ type Event struct {
 	ID        string `json:"id,omitempty"`
 	Name      string `json:"name,omitempty"`
 	Arguments string `json:"arguments,omitempty"`
+	// FromText: the model wrote this call as text in its answer and wisp
+	// read it as a call (it runs as any call would).
+	FromText bool `json:"fromText,omitempty"`
+
+	// note, error: what the person may try, one line each
+	Hints []string `json:"hints,omitempty"`
 
 	// approval, commandStart, commandOutcome
 	Command        string   `json:"command,omitempty"`

@@ -28,6 +28,7 @@ var spinnerFrames = []string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "�
 type progress struct {
 	start   time.Time
 	command bool     // a running command, not the wait for the model
+	label   string   // what the wait is: "waiting for the model", "thinking", "loading the model"
 	lines   []string // the command's last complete lines
 	part    string   // and the one it is writing
 	frame   int
@@ -36,14 +37,21 @@ type progress struct {
 }
 
 // startProgress begins drawing p's kind; the face's lock is held.
-func (f *TerminalFace) startProgress(command bool) {
+func (f *TerminalFace) startProgress(command bool) { f.startWait(command, "") }
+
+// startWait begins drawing a command's rows, or the spinner saying
+// label (the default: waiting for the model).
+func (f *TerminalFace) startWait(command bool, label string) {
 	f.stopProgress()
 	if !f.tty || f.held > 0 {
 		return
 	}
 	f.words.EndLine()
 	f.notes.EndLine()
-	p := &progress{start: f.now(), command: command, stop: make(chan struct{})}
+	if label == "" {
+		label = "waiting for the model"
+	}
+	p := &progress{start: f.now(), command: command, label: label, stop: make(chan struct{})}
 	f.prog = p
 	f.drawProgress()
 	go f.tick(p)
@@ -135,7 +143,7 @@ func (f *TerminalFace) drawProgress() {
 			rows = append(rows, "  │ "+l)
 		}
 	} else {
-		rows = append(rows, fmt.Sprintf("%s waiting for the model · %ds", spinnerFrames[p.frame%len(spinnerFrames)], secs))
+		rows = append(rows, fmt.Sprintf("%s %s · %ds", spinnerFrames[p.frame%len(spinnerFrames)], p.label, secs))
 	}
 	var b strings.Builder
 	b.WriteString(eraseRows(p.drawn))

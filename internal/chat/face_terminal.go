@@ -39,6 +39,7 @@ type TerminalFace struct {
 	paused       *progress        // a running command's rows, held
 	gen          int              // events written as lines, for Hold's resume
 	now          func() time.Time
+	thinking     bool // the model's thinking is being shown, folded
 	// OutputHint says how to see a whole output, with %s for its id;
 	// empty: chat's /output ID.
 	OutputHint string
@@ -96,6 +97,7 @@ func (f *TerminalFace) Emit(ev agent.Event) {
 	f.stopProgress()
 	f.paused = nil
 	f.gen++
+	f.thinking = false
 	if ev.Type == agent.EventText && f.MarkdownSource {
 		f.words.WriteString(ev.Text)
 		return
@@ -113,6 +115,9 @@ func (f *TerminalFace) Emit(ev agent.Event) {
 		f.notes.Passthrough(ev.Text)
 	case agent.EventToolCall:
 		f.toolCall(ev)
+		f.fromText(ev)
+	case agent.EventRetract:
+		f.line(sgrDim, "· the words above were the model's thinking, not its answer")
 	case agent.EventToolResult:
 		if ev.Name != "run_command" {
 			f.line(sgrDim, "  ⎿ "+render.Line(firstLine(ev.Text, 200)))
@@ -121,8 +126,10 @@ func (f *TerminalFace) Emit(ev agent.Event) {
 		f.outcome(ev)
 	case agent.EventNote:
 		f.line(f.p.levelSGR(ev.Level), render.Line(ev.Text))
+		f.hints(ev.Hints)
 	case agent.EventError:
 		f.line(sgrWarning, "wisp: error: "+render.Line(ev.Text))
+		f.hints(ev.Hints)
 	case agent.EventReady:
 		f.ready(ev)
 	}
@@ -132,8 +139,10 @@ func (f *TerminalFace) Emit(ev agent.Event) {
 // runs; false for an event that ends that and is written as usual.
 func (f *TerminalFace) progressed(ev agent.Event) bool {
 	switch {
+	case ev.Type == agent.EventReasoning:
+		f.thought()
 	case ev.Type == agent.EventWaiting:
-		f.startProgress(false)
+		f.waiting(ev.Text)
 	case ev.Type == agent.EventCommandStart && ev.Origin == string(runner.Model):
 		f.startProgress(true)
 	case ev.Type == agent.EventOutput && ev.Origin == string(runner.Model):

@@ -141,8 +141,12 @@ func runInput(ctx context.Context, o JSONOptions, in Input) {
 	if in.Type == InputCommand {
 		t, typed = agent.Typed{Command: strings.TrimSpace(in.Command), OutsideSandbox: in.OutsideSandbox}, true
 	}
-	if !typed {
+	note := func(s string) { o.Face.Emit(agent.Event{Type: agent.EventNote, Level: agent.LevelInfo, Text: s}) }
+	if !typed && !toolsSlash(o.Agent, in.Text, note) {
 		o.Agent.Send(ctx, in.Text)
+		return
+	}
+	if !typed {
 		return
 	}
 	if err := o.Agent.RunTyped(ctx, t); err != nil {

@@ -20,6 +20,7 @@ const HelpText = `Type a message for the model, or one of:
   /approvals deny ID   (ID: 4 or more characters of the id, or the digest)
   /status       the model and its state, the folder, the roots, the network, the threshold, what waits
   /model NAME   talk to another model on the same server, for this session
+  /tools off    talk to a model that cannot use tools without them (/tools on: with them again)
   /compact      summarise the older turns into one note, to free the model's context
   /new          start a new conversation (the last one stays recorded)
   /threads      list the recorded conversations: id, age, folder, first message

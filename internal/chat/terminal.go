@@ -80,7 +80,7 @@ func handleLine(ctx context.Context, o TerminalOptions, line string) bool {
 		})
 		return false
 	}
-	if sessionSlash(ctx, o, line) {
+	if sessionSlash(ctx, o, line) || toolsSlash(o.Agent, line, o.Face.Println) {
 		return false
 	}
 	if quit, ok := slash(line, o.Approvals, o.Face.Println); ok {

@@ -11,6 +11,9 @@ import (
 // event puts one event of the loop in the transcript and the status.
 func (m *Model) event(ev agent.Event) {
 	now := m.o.Now()
+	if m.localEvent(ev, now) {
+		return
+	}
 	switch ev.Type {
 	case agent.EventReady:
 		m.o.Status.Model, m.o.Status.Dir = ev.Model, ev.Dir
@@ -46,6 +49,7 @@ func (m *Model) event(ev agent.Event) {
 		m.state.failed(ev.Text)
 		m.tr.add(&entry{kind: entryNote, level: agent.LevelWarning, text: "wisp: error: " + ev.Text})
 	}
+	m.hints(ev)
 }
 
 // eventWaiting is the agent's "waiting": a request went to the model and no

@@ -24,6 +24,7 @@ type modelState struct {
 	waitingSince time.Time // zero: not waiting
 	streaming    bool
 	down         string // why the model cannot be reached; "" when it can
+	label        string // what the wait is, when not the first token: "thinking", "loading the model"
 }
 
 func (s *modelState) turnStarted(now time.Time) {
@@ -38,10 +39,10 @@ func (s *modelState) waiting(now time.Time) {
 }
 
 func (s *modelState) text() {
-	s.waitingSince, s.streaming, s.down = time.Time{}, true, ""
+	s.waitingSince, s.streaming, s.down, s.label = time.Time{}, true, "", ""
 }
 
-func (s *modelState) turnEnded() { s.waitingSince, s.streaming = time.Time{}, false }
+func (s *modelState) turnEnded() { s.waitingSince, s.streaming, s.label = time.Time{}, false, "" }
 
 func (s *modelState) unreachable(why string) { s.down = why }
 
@@ -56,6 +57,8 @@ func (s *modelState) failed(why string) {
 // say is the state in words.
 func (s modelState) say(now time.Time, busy bool) string {
 	switch {
+	case !s.waitingSince.IsZero() && s.label != "":
+		return fmt.Sprintf("%s · %ds", s.label, int(now.Sub(s.waitingSince).Seconds()))
 	case !s.waitingSince.IsZero():
 		return fmt.Sprintf("waiting for the first token %ds", int(now.Sub(s.waitingSince).Seconds()))
 	case s.streaming:

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 )
 
 // created is the timestamp every chunk carries: fixed, so that recorded
@@ -162,8 +161,10 @@ func finishReason(t Turn) string {
 }
 
 // usageOf makes plausible token counts: a real server's would differ, and
-// no test should depend on them.
+// no test should depend on them. The prompt's is the request's bytes over
+// four, never less than model.EstimateTokens of it, so that Turn takes no
+// scripted answer for one whose prompt the server cut short.
 func usageOf(req Request, pieces int) *usage {
-	prompt := len(strings.Fields(string(req.Body)))
+	prompt := len(req.Body) / 4
 	return &usage{PromptTokens: prompt, CompletionTokens: pieces, TotalTokens: prompt + pieces}
 }
