@@ -49,7 +49,7 @@ func Open(ctx context.Context, f *app.Factory, s *app.Session, face agent.Face, 
 	client, err := model.New(s.Cfg.Model, f.Getenv, model.WithRetryNotice(func(r model.Retry) {
 		face.Emit(agent.Event{Type: agent.EventNote, Level: agent.LevelWarning, Text: r.Notice()})
 		face.Emit(agent.Event{Type: agent.EventWaiting}) // the spinner again, through the wait
-	}))
+	}), model.WithStatusNotice(agent.StatusNotice(face))) // "loading the model · 40s" on the spinner
 	if err != nil {
 		o.NoModel = err.Error()
 	} else {
