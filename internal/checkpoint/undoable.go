@@ -21,6 +21,17 @@ const maxUndoableEntries = 50_000
 // device, a .git, wisp's own store among skip). A path that does not exist
 // loses nothing. The gate asks it before letting a deletion pass unasked.
 func Undoable(roots []string, dir, path string, skip []string) error {
+	return undoable(roots, dir, path, skip, true)
+}
+
+// UndoableLocation is Undoable for a command that leaves ignored files
+// and repositories be (git clean without -x, git reset --hard): it checks
+// where path is, not what is below it.
+func UndoableLocation(roots []string, dir, path string, skip []string) error {
+	return undoable(roots, dir, path, skip, false)
+}
+
+func undoable(roots []string, dir, path string, skip []string, deep bool) error {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(dir, path)
 	}
@@ -50,7 +61,7 @@ func Undoable(roots []string, dir, path string, skip []string) error {
 		return fmt.Errorf("%s is outside the folders checkpoints record", path)
 	}
 	for _, s := range skip {
-		if within(path, s) || within(s, path) {
+		if within(path, s) || deep && within(s, path) {
 			return fmt.Errorf("%s holds what checkpoints leave out (%s)", path, s)
 		}
 	}
@@ -66,6 +77,9 @@ func Undoable(roots []string, dir, path string, skip []string) error {
 	}
 	if len(parts) > 0 && r.ignores(parts, st.IsDir()) {
 		return fmt.Errorf("%s is left out of checkpoints by .gitignore", path)
+	}
+	if !deep {
+		return nil
 	}
 	n := 0
 	return checkBelow(path, parts, r, st, &n)

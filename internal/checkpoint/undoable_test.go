@@ -63,3 +63,14 @@ func TestUndoable(t *testing.T) {
 		t.Error("a folder holding the store is undoable")
 	}
 }
+
+func TestUndoableLocation(t *testing.T) {
+	root := t.TempDir()
+	p := &project{t: t, dir: root}
+	p.write(map[string]string{".gitignore": "build/\n", "build/x": "x", "src/a": "a", "sub/.git/HEAD": "h"})
+	for path, ok := range map[string]bool{".": true, "src": true, "sub": true, "build": false, "sub/.git": false, "..": false} {
+		if err := UndoableLocation([]string{root}, root, path, nil); (err == nil) != ok {
+			t.Errorf("%s: %v, want ok %v", path, err, ok)
+		}
+	}
+}
