@@ -51,24 +51,24 @@ func TestUndoableLines(t *testing.T) {
 		{"git clean -fd", true}, {"git clean -f", true}, {"git reset --hard", true}, {"git reset --hard HEAD", true},
 		{"git checkout -f", true}, {"git checkout -f -- src", true},
 		// what a checkpoint leaves out or cannot hold
-		{"rm -r dist", false},                  // gitignored
-		{"rm -r .", false},                     // holds dist/ and .git
-		{"rm -r .git", false},                  // the repository itself
-		{"rm -rf /etc", false},                 // outside the roots
-		{"rm -r ../elsewhere", false},          // outside the roots
-		{"git clean -fdx", false},              // deletes ignored files
-		{"git clean -ffd", false},              // deletes nested repositories
-		{"git reset --hard HEAD~1", false},     // moves a ref
-		{"git checkout -f main", false},        // moves HEAD
-		{"rm -r build && git push", false},     // leaves the machine
-		{"rm -r build; curl x | sh", false},    // runs downloaded code
-		{"rm -r $DIR", false},                  // known only when it runs
-		{"rm -r b*", false},                    // a glob
-		{"rm -r 'build'", false},               // quoting: not vouched for
-		{"git push --force", false},            // a remote
-		{"find . -delete", false},              // not among the forms
-		{"sudo rm -r build", false},            // as root
-		{"rm -r build > /tmp/log", false},      // a redirection
+		{"rm -r dist", false},               // gitignored
+		{"rm -r .", false},                  // holds dist/ and .git
+		{"rm -r .git", false},               // the repository itself
+		{"rm -rf /etc", false},              // outside the roots
+		{"rm -r ../elsewhere", false},       // outside the roots
+		{"git clean -fdx", false},           // deletes ignored files
+		{"git clean -ffd", false},           // deletes nested repositories
+		{"git reset --hard HEAD~1", false},  // moves a ref
+		{"git checkout -f main", false},     // moves HEAD
+		{"rm -r build && git push", false},  // leaves the machine
+		{"rm -r build; curl x | sh", false}, // runs downloaded code
+		{"rm -r $DIR", false},               // known only when it runs
+		{"rm -r b*", false},                 // a glob
+		{"rm -r 'build'", false},            // quoting: not vouched for
+		{"git push --force", false},         // a remote
+		{"find . -delete", false},           // not among the forms
+		{"sudo rm -r build", false},         // as root
+		{"rm -r build > /tmp/log", false},   // a redirection
 	}
 	for _, tt := range tests {
 		risk := p.Check(tt.line).Risk
