@@ -23,7 +23,7 @@ const (
 var EventNames = []string{
 	EventPolicyDecision, EventApprovalRequested, EventApprovalPending,
 	EventApprovalDecided, EventAnswerRefused, EventCommandTyped, EventCommandOutcome,
-	EventNetworkDecision,
+	EventNetworkDecision, EventCheckpointRestored,
 }
 
 // Values of the fields that take one of a few words.
