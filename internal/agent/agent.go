@@ -42,6 +42,9 @@ type Options struct {
 	// Instructions are the project's AGENTS.md; nil: read from the
 	// runner's folder when the agent is made.
 	Instructions *Instructions
+	// Checkpoints, when set, records the folders before each turn and
+	// each typed command, for /undo (checkpoint.go).
+	Checkpoints *Checkpoints
 }
 
 // Agent is one conversation: the model's turns and the person's typed
@@ -53,6 +56,7 @@ type Agent struct {
 	recordFailed bool
 	live         *liveWriter       // the model's commands' output, to the face
 	outputs      map[string]string // a tool call's id: its command's output id
+	cp           checkpointState
 }
 
 // New makes the agent and has the runner's gate tell the face when a
@@ -70,6 +74,7 @@ func New(o Options) *Agent {
 		o.Instructions = &in
 	}
 	a := &Agent{o: o}
+	a.wireCheckpoints()
 	if o.Tools.Live == nil {
 		a.live = &liveWriter{face: o.Face, origin: string(runner.Model)}
 		o.Tools.Live = a.live
@@ -155,6 +160,10 @@ func (a *Agent) History() []model.Message { return append([]model.Message(nil), 
 // returned is the model's failure, or ctx's when the turn was stopped,
 // for a face that ends on it (respond).
 func (a *Agent) Send(ctx context.Context, text string) error {
+	if !a.beforeTurn(ctx, text) {
+		return nil
+	}
+	defer a.afterTurn()
 	a.o.Tools.NewTurn()
 	a.add(model.Message{Role: model.RoleUser, Content: text}, Record{Kind: RecordUser, Text: text})
 	if a.o.Model == nil {
