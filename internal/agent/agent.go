@@ -107,7 +107,7 @@ func (a *Agent) ModelName() string {
 // ContextUse is how many tokens, as estimated, the history takes and how
 // many it may take in a request.
 func (a *Agent) ContextUse() (used, budget int) {
-	return estimateTokens(a.history), a.budget(SystemPromptWith(a.o.Tools, *a.o.Instructions), a.toolList())
+	return estimateTokens(a.history), a.budget(a.systemPrompt(), a.toolList())
 }
 
 // Thread is the thread being recorded to (nil: none).
@@ -186,7 +186,7 @@ func (a *Agent) Send(ctx context.Context, text string) error {
 // is over.
 func (a *Agent) step(ctx context.Context, first bool) (bool, error) {
 	onText := func(s string) { a.o.Face.Emit(Event{Type: EventText, Text: s}) }
-	system, tools := SystemPromptWith(a.o.Tools, *a.o.Instructions), a.toolList()
+	system, tools := a.systemPrompt(), a.toolList()
 	a.fit(ctx, system, tools)
 	a.o.Face.Emit(Event{Type: EventWaiting})
 	msg, err := a.o.Model.Stream(ctx, wire(system, a.history), tools, onText)

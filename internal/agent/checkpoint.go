@@ -197,3 +197,22 @@ func typedLabel(t Typed) string {
 	}
 	return "!" + t.Command
 }
+
+// UndoPromptText tells the model, with checkpoints on, that the person can
+// take a turn back, so it need not ask leave for ordinary edits, and what
+// an undo cannot take back.
+const UndoPromptText = "Before each of your turns wisp takes a checkpoint of the project folders (what .gitignore " +
+	"leaves out, and .git, excepted): the person can take your whole turn back with /undo. So ordinary edits, and " +
+	"deleting or overwriting files in the project, need no leave; say what you changed. An undo cannot take back " +
+	"what left the project folders: files written elsewhere, anything sent over the network (a push, a publish), " +
+	"processes still running, ignored files.\n\n"
+
+// systemPrompt is SystemPromptWith, saying before the limits that the
+// person can undo when checkpoints are on.
+func (a *Agent) systemPrompt() string {
+	p := SystemPromptWith(a.o.Tools, *a.o.Instructions)
+	if a.o.Checkpoints == nil {
+		return p
+	}
+	return strings.Replace(p, "Limits:\n", UndoPromptText+"Limits:\n", 1)
+}

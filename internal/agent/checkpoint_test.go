@@ -336,3 +336,22 @@ func modelFor(t *testing.T, srv *modeltest.Server) Streamer {
 	}
 	return c
 }
+
+func TestThePromptSaysThePersonCanUndo(t *testing.T) {
+	w := newWorld(t, agenttest.SandboxOff)
+	srv := modeltest.NewServer(t, modeltest.Turn{Text: []string{"Hi."}}, modeltest.Turn{Text: []string{"Hi."}})
+	for _, on := range []bool{true, false} {
+		o := Options{Tools: w.tb, Face: w.face, Model: modelFor(t, srv)}
+		if on {
+			o.Checkpoints = checkpointsFor(t, w)
+		}
+		if err := New(o).Send(context.Background(), "hello"); err != nil {
+			t.Fatal(err)
+		}
+		reqs := srv.Requests()
+		system := reqs[len(reqs)-1].Messages[0].Content
+		if says := strings.Contains(system, UndoPromptText+"Limits:\n"); says != on {
+			t.Errorf("checkpoints %v: the prompt says undo %v:\n%s", on, says, system)
+		}
+	}
+}
