@@ -21,6 +21,7 @@ const HelpText = `Type a message for the model, or one of:
   /status       the model and its state, the folder, the roots, the network, the threshold, what waits
   /model NAME   talk to another model on the same server, for this session
   /compact      summarise the older turns into one note, to free the model's context
+` + UndoHelp + `
   /new          start a new conversation (the last one stays recorded)
   /threads      list the recorded conversations: id, age, folder, first message
   /output ID    show a command's whole output (a result cut short names its id)

@@ -92,7 +92,7 @@ func LineAsker(in io.Reader, out io.Writer) Ask {
 		for {
 			fmt.Fprintf(out, "%s [%s] ", q, strings.Join(answers, "/"))
 			line, err := r.ReadString('\n')
-			if a := match(strings.TrimSpace(line), answers); a != "" {
+			if a := Match(line, answers); a != "" {
 				return a, nil
 			}
 			if err != nil {
@@ -104,9 +104,9 @@ func LineAsker(in io.Reader, out io.Writer) Ask {
 	}
 }
 
-// match finds the answer s names, whole or by its first letter.
-func match(s string, answers []string) string {
-	s = strings.ToLower(s)
+// Match finds the answer s names, whole or by its first letter.
+func Match(s string, answers []string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
 	for _, a := range answers {
 		if s != "" && (s == a || s == a[:1]) {
 			return a

@@ -124,7 +124,7 @@ type Plan struct {
 }
 
 // ErrNothing says there is nothing to undo or redo; its text says why.
-var ErrNothing = errors.New("nothing to undo")
+var ErrNothing = errors.New("nothing to take back")
 
 // PlanUndo works out an undo of the last turn (id 0) or back to the
 // checkpoint id, taken before a turn (as `wisp undo --list` shows them).
@@ -161,7 +161,7 @@ func PlanRedo(s *checkpoint.Store) (*Plan, error) {
 	}
 	h := replay(list)
 	if len(h.redo) == 0 {
-		return nil, fmt.Errorf("%w: no undo since the last turn to take back", ErrNothing)
+		return nil, fmt.Errorf("%w: no /undo since the last turn", ErrNothing)
 	}
 	return plan(s, h.redo[len(h.redo)-1].cp, h.present, true)
 }
