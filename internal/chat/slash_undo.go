@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/wisp-sh/wisp/internal/checkpoint/undo"
@@ -10,23 +11,62 @@ import (
 
 // UndoHelp is /help's lines for /undo and /redo.
 const UndoHelp = `  /undo         take back the last turn's changes to the files: shows them, asks once
+                (/undo yes, keep or overwrite answers at once)
   /redo         take back the last /undo`
 
 // undoSlash is /undo and /redo: what will change is shown, the person is
 // asked once on the next line they type, and files they changed since the
-// turn are listed and kept unless they say overwrite.
+// turn are listed and kept unless they say overwrite. Given an answer
+// (/undo yes, /undo keep, /undo overwrite) it asks nothing; where no line
+// can be read (the tui runs it in the background) it shows what would
+// change and how to answer.
 func undoSlash(ctx context.Context, o TerminalOptions, fields []string) {
 	say := o.Face.Println
-	if len(fields) != 1 {
-		say("· usage: " + fields[0] + " (no arguments: wisp undo --list and wisp undo N go further back)")
+	if len(fields) > 2 {
+		say("· usage: " + fields[0] + " [yes|keep|overwrite] (wisp undo --list and wisp undo N go further back)")
 		return
 	}
-	err := o.Agent.Undo(fields[0] == "/redo", lineWriter(say), LineAsk(ctx, o))
+	ask := LineAsk(ctx, o)
 	switch {
+	case len(fields) == 2:
+		ask = givenAnswer(fields[0], fields[1], say)
+	case o.Lines == nil:
+		ask = answerByCommand(fields[0], say)
+	}
+	err := o.Agent.Undo(fields[0] == "/redo", lineWriter(say), ask)
+	switch {
+	case errors.Is(err, errAnswerLater):
 	case errors.Is(err, undo.ErrCanceled):
 		say("· nothing was changed")
 	case err != nil:
 		say("· " + err.Error())
+	}
+}
+
+// errAnswerLater: the question was shown with the commands that answer it.
+var errAnswerLater = errors.New("answer with a command")
+
+func answerByCommand(cmd string, say func(string)) undo.Ask {
+	return func(q string, answers []string) (string, error) {
+		var ways []string
+		for _, a := range answers {
+			if a != "no" && a != "cancel" {
+				ways = append(ways, cmd+" "+a)
+			}
+		}
+		say("· " + q + " Type " + strings.Join(ways, " or ") + " to go ahead.")
+		return "", errAnswerLater
+	}
+}
+
+// givenAnswer is the answer typed with the command, if it is one the
+// question takes; else the question is shown with the ones it takes.
+func givenAnswer(cmd, given string, say func(string)) undo.Ask {
+	return func(q string, answers []string) (string, error) {
+		if a := strings.ToLower(given); slices.Contains(answers, a) {
+			return a, nil
+		}
+		return answerByCommand(cmd, say)(q, answers)
 	}
 }
 

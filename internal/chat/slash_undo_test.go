@@ -78,3 +78,46 @@ func TestSlashUndoAndRedo(t *testing.T) {
 		t.Errorf("a third redo:\n%s", screen.String())
 	}
 }
+
+// Run for the tui (no line to read), /undo shows what would change and how
+// to go ahead; /undo keep does it, keeping the person's own edit.
+func TestRunSlashUndoAnswersByCommand(t *testing.T) {
+	w := agenttest.NewWorld(t, agenttest.SandboxOff)
+	dir := w.Tools.Runner.Dir
+	os.WriteFile(filepath.Join(dir, "a"), []byte("a"), 0o644)
+	s, err := checkpoint.Open(checkpoint.Dir(w.Home.Dir, dir), checkpoint.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var screen bytes.Buffer
+	a := agent.New(agent.Options{Tools: w.Tools, Face: NewTerminalFace(&screen, &screen, false), NoModel: "none",
+		Checkpoints: &agent.Checkpoints{Store: s, Roots: []string{dir}, Face: "tui"}})
+	a.RunTyped(context.Background(), agent.Typed{Command: "echo b > b && echo changed > a"})
+	os.WriteFile(filepath.Join(dir, "a"), []byte("mine"), 0o644)
+
+	run := func(line string) string {
+		var out bytes.Buffer
+		if _, ok := RunSlash(context.Background(), a, nil, nil, line, &out); !ok {
+			t.Fatalf("%s is not a command", line)
+		}
+		return out.String()
+	}
+	out := run("/undo")
+	if !strings.Contains(out, "! a\n") || !strings.Contains(out, "Type /undo keep or /undo overwrite to go ahead.") {
+		t.Errorf("/undo showed\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b")); err != nil {
+		t.Fatal("/undo without an answer changed the files")
+	}
+	if out := run("/undo yes"); !strings.Contains(out, "Type /undo keep or /undo overwrite") {
+		t.Errorf("/undo yes over an edit: a yes is not an answer to keep or overwrite:\n%s", out)
+	}
+	out = run("/undo keep")
+	if _, err := os.Stat(filepath.Join(dir, "b")); !os.IsNotExist(err) {
+		t.Errorf("/undo keep left b:\n%s", out)
+	}
+	if data, _ := os.ReadFile(filepath.Join(dir, "a")); string(data) != "mine" {
+		t.Errorf("/undo keep overwrote a: %q", data)
+	}
+}
