@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/wisp-sh/wisp/audit"
 	"github.com/wisp-sh/wisp/internal/approval"
 	"github.com/wisp-sh/wisp/internal/checkpoint"
 	"github.com/wisp-sh/wisp/internal/checkpoint/undo"
+	"github.com/wisp-sh/wisp/internal/config"
 	"github.com/wisp-sh/wisp/internal/model"
 	"github.com/wisp-sh/wisp/internal/runner"
 )
@@ -215,4 +218,30 @@ func (a *Agent) systemPrompt() string {
 		return p
 	}
 	return strings.Replace(p, "Limits:\n", UndoPromptText+"Limits:\n", 1)
+}
+
+// OpenCheckpoints opens the project's store in wisp's home with the
+// settings of checkpoints.*, for the folders the person works in: the
+// launch folder, then writablePaths and the granted folders (never the
+// caches and temporary folders the sandbox also lets commands write). Nil,
+// nil when checkpoints are off. A store cut short mid-restore is finished
+// or rolled back here, and said on the face by the caller
+// (Store.Recovered).
+func OpenCheckpoints(cfg config.Checkpoints, home config.Home, roots []string) (*Checkpoints, error) {
+	if !cfg.Enabled {
+		return nil, nil
+	}
+	s, err := checkpoint.Open(checkpoint.Dir(home.Dir, roots[0]), checkpoint.Options{
+		MaxRootBytes: cfg.MaxRootSize, Keep: cfg.Keep,
+		MaxAge: time.Duration(cfg.MaxAgeDays) * 24 * time.Hour, Skip: []string{home.Dir}})
+	if err != nil {
+		return nil, fmt.Errorf("checkpoints cannot be kept, so /undo is off: %w (checkpoints.enabled false switches them off)", err)
+	}
+	var kept []string
+	for _, r := range roots {
+		if _, err := os.Stat(r); err == nil {
+			kept = append(kept, r)
+		}
+	}
+	return &Checkpoints{Store: s, Roots: kept}, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/wisp-sh/wisp/internal/agent/agenttest"
 	"github.com/wisp-sh/wisp/internal/checkpoint"
 	"github.com/wisp-sh/wisp/internal/checkpoint/undo"
+	"github.com/wisp-sh/wisp/internal/config"
 	"github.com/wisp-sh/wisp/internal/model"
 	"github.com/wisp-sh/wisp/internal/model/modeltest"
 	"github.com/wisp-sh/wisp/internal/testenv"
@@ -262,6 +263,10 @@ func TestTurnUndoneExactly(t *testing.T) {
 	if got := strings.Join(kinds, " "); got != "start user assistant tool assistant undo undo undo" {
 		t.Errorf("thread records %s", got)
 	}
+	all, err := ListThreads(w.home.ThreadsDir())
+	if err != nil || len(all) != 1 || all[0].Undos != 3 {
+		t.Errorf("wisp threads lists %+v, %v; want one thread with 3 undos", all, err)
+	}
 	var restored []audit.Record
 	audit.Read(w.home, audit.Filter{Event: audit.EventCheckpointRestored}, func(r audit.Record) error {
 		restored = append(restored, r)
@@ -353,5 +358,28 @@ func TestThePromptSaysThePersonCanUndo(t *testing.T) {
 		if says := strings.Contains(system, UndoPromptText+"Limits:\n"); says != on {
 			t.Errorf("checkpoints %v: the prompt says undo %v:\n%s", on, says, system)
 		}
+	}
+}
+
+func TestOpenCheckpointsFollowsTheSettings(t *testing.T) {
+	home, dir := config.Home{Dir: t.TempDir()}, t.TempDir()
+	off := config.Default().Checkpoints
+	off.Enabled = false
+	if c, err := OpenCheckpoints(off, home, []string{dir}); c != nil || err != nil {
+		t.Errorf("off: %v, %v", c, err)
+	}
+	set := config.Default().Checkpoints
+	set.MaxRootSize = 2048
+	c, err := OpenCheckpoints(set, home, []string{dir, filepath.Join(dir, "missing")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Store.Close()
+	if len(c.Roots) != 1 {
+		t.Errorf("roots %q: a missing granted folder is kept", c.Roots)
+	}
+	os.WriteFile(filepath.Join(dir, "big"), bytes.Repeat([]byte("x"), 4096), 0o644)
+	if _, err := c.Store.Take(c.Roots, "x"); err == nil || !strings.Contains(err.Error(), "over the cap of 2.0 kB") {
+		t.Errorf("maxRootSize 2048 over 4 kB: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/agent/agenttest"
@@ -119,5 +120,13 @@ func TestRunSlashUndoAnswersByCommand(t *testing.T) {
 	}
 	if data, _ := os.ReadFile(filepath.Join(dir, "a")); string(data) != "mine" {
 		t.Errorf("/undo keep overwrote a: %q", data)
+	}
+}
+
+func TestThreadLinesCountUndos(t *testing.T) {
+	now := time.Now()
+	l := ThreadLines([]agent.ThreadInfo{{ID: "t1", Dir: "/p", Modified: now, First: "fix it", Messages: 2, Undos: 2}}, now, 0)
+	if len(l) != 1 || !strings.HasSuffix(l[0], "fix it  (2 undone or redone)") {
+		t.Errorf("%q", l)
 	}
 }
