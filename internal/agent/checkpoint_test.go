@@ -148,7 +148,7 @@ const theTurn = `printf 'changed\n' >> README.md && printf 'new\n' > src/new.go 
 	`chmod 644 script.sh && printf 'other' > logo.bin && ln -sfn README.md link && rm -r empty && mkdir made && ` +
 	`printf 'more\n' >> keep.log`
 
-func checkpointsFor(t *testing.T, w *world) *Checkpoints {
+func checkpointsFor(t testing.TB, w *world) *Checkpoints {
 	t.Helper()
 	dir := w.tb.Runner.Dir
 	s, err := checkpoint.Open(checkpoint.Dir(w.home.Dir, dir), checkpoint.Options{Skip: []string{w.home.Dir}})
