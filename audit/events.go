@@ -24,7 +24,7 @@ const (
 var EventNames = []string{
 	EventPolicyDecision, EventApprovalRequested, EventApprovalPending,
 	EventApprovalDecided, EventAnswerRefused, EventCommandTyped, EventCommandOutcome,
-	EventNetworkDecision, EventToolCallFromText,
+	EventNetworkDecision, EventToolCallFromText, EventCheckpointRestored,
 }
 
 // Values of the fields that take one of a few words.

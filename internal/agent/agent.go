@@ -49,6 +49,9 @@ type Options struct {
 	// calls with the same arguments before the turn is stopped; 0:
 	// model.DefaultCallRepeats.
 	CallRepeats int
+	// Checkpoints, when set, records the folders before each turn and
+	// each typed command, for /undo (checkpoint.go).
+	Checkpoints *Checkpoints
 }
 
 // Agent is one conversation: the model's turns and the person's typed
@@ -61,6 +64,7 @@ type Agent struct {
 	live         *liveWriter       // the model's commands' output, to the face
 	outputs      map[string]string // a tool call's id: its command's output id
 	local        localModel        // what the turns learnt of a local model (local.go)
+	cp           checkpointState
 }
 
 // New makes the agent and has the runner's gate tell the face when a
@@ -78,6 +82,7 @@ func New(o Options) *Agent {
 		o.Instructions = &in
 	}
 	a := &Agent{o: o}
+	a.wireCheckpoints()
 	if o.Tools.Live == nil {
 		a.live = &liveWriter{face: o.Face, origin: string(runner.Model)}
 		o.Tools.Live = a.live
@@ -110,7 +115,7 @@ func (a *Agent) ModelName() string {
 // ContextUse is how many tokens, as estimated, the history takes and how
 // many it may take in a request.
 func (a *Agent) ContextUse() (used, budget int) {
-	return estimateTokens(a.history), a.budget(SystemPromptWith(a.o.Tools, *a.o.Instructions), a.toolList())
+	return estimateTokens(a.history), a.budget(a.systemPrompt(), a.toolList())
 }
 
 // Thread is the thread being recorded to (nil: none).
@@ -163,6 +168,10 @@ func (a *Agent) History() []model.Message { return append([]model.Message(nil), 
 // returned is the model's failure, or ctx's when the turn was stopped,
 // for a face that ends on it (respond).
 func (a *Agent) Send(ctx context.Context, text string) error {
+	if !a.beforeTurn(ctx, text) {
+		return nil
+	}
+	defer a.afterTurn()
 	a.o.Tools.NewTurn()
 	a.add(model.Message{Role: model.RoleUser, Content: text}, Record{Kind: RecordUser, Text: text})
 	if a.o.Model == nil {

@@ -28,6 +28,8 @@ func HistoryOf(records []Record) []model.Message {
 			if r.PersonCommand != nil {
 				msgs = append(msgs, model.Message{Role: model.RoleUser, Content: r.Notice})
 			}
+		case RecordUndo:
+			msgs = append(msgs, model.Message{Role: model.RoleUser, Content: r.Text})
 		case RecordModelError:
 			if r.Dropped {
 				msgs = dropLastUser(msgs)

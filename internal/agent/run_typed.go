@@ -23,6 +23,10 @@ func (a *Agent) RunTyped(ctx context.Context, t Typed) error {
 		a.o.Face.Emit(Event{Type: EventNote, Level: LevelInfo, Text: nothingToRun})
 		return nil
 	}
+	if !a.beforeTurn(ctx, typedLabel(t)) {
+		return nil
+	}
+	defer a.afterTurn()
 	r := a.o.Tools.Runner
 	if t.OutsideSandbox && r.Policy.Check(t.Command).Allowed && r.Resolve(true) == runner.ModeOutside {
 		a.o.Face.Emit(Event{Type: EventNote, Level: LevelDanger, Text: runner.OutsideTypedNote})

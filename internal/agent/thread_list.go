@@ -23,6 +23,7 @@ type ThreadInfo struct {
 	Modified time.Time
 	First    string // the first message, "" when it has none
 	Messages int    // the person's messages and commands
+	Undos    int    // its /undo and /redo, as read in its head
 }
 
 // headBytes bounds how much of a thread a list reads.
@@ -84,6 +85,8 @@ func threadHead(path string) (ThreadInfo, error) {
 			if ti.First == "" {
 				ti.First = r.Text
 			}
+		case RecordUndo:
+			ti.Undos++
 		case RecordPersonCommand:
 			ti.Messages++
 			if ti.First == "" && r.PersonCommand != nil {

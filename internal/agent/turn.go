@@ -17,7 +17,7 @@ import (
 // step is one answer of the model and its tool calls; done when the turn
 // is over.
 func (a *Agent) step(ctx context.Context, first bool, repeats *model.CallRepeats) (bool, error) {
-	system, tools := SystemPromptWith(a.o.Tools, *a.o.Instructions), a.offeredTools()
+	system, tools := a.systemPrompt(), a.offeredTools()
 	a.plan(ctx)
 	a.fit(ctx, system, tools)
 	res, err := a.ask(ctx, system, tools)

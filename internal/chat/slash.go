@@ -22,6 +22,7 @@ const HelpText = `Type a message for the model, or one of:
   /model NAME   talk to another model on the same server, for this session
   /tools off    talk to a model that cannot use tools without them (/tools on: with them again)
   /compact      summarise the older turns into one note, to free the model's context
+` + UndoHelp + `
   /new          start a new conversation (the last one stays recorded)
   /threads      list the recorded conversations: id, age, folder, first message
   /output ID    show a command's whole output (a result cut short names its id)

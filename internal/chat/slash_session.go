@@ -70,6 +70,8 @@ func sessionSlash(ctx context.Context, o TerminalOptions, line string) bool {
 		})
 	case "/model":
 		switchModel(ctx, o, fields[1:])
+	case "/undo", "/redo":
+		undoSlash(ctx, o, fields)
 	case "/status":
 		for _, l := range status(o) {
 			say(l)

@@ -24,8 +24,12 @@ func ThreadLines(all []agent.ThreadInfo, now time.Time, max int) []string {
 		if first == "" {
 			first = "(no message)"
 		}
-		lines = append(lines, fmt.Sprintf("%s  %4s  %s  %s", ti.ID, Age(now.Sub(ti.Modified)), render.Line(ti.Dir),
-			render.Line(firstLine(first, 60))))
+		line := fmt.Sprintf("%s  %4s  %s  %s", ti.ID, Age(now.Sub(ti.Modified)), render.Line(ti.Dir),
+			render.Line(firstLine(first, 60)))
+		if ti.Undos > 0 {
+			line += fmt.Sprintf("  (%d undone or redone)", ti.Undos)
+		}
+		lines = append(lines, line)
 	}
 	return lines
 }

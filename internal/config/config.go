@@ -19,6 +19,7 @@ type Config struct {
 	Limits        Limits        `json:"limits"`
 	Model         Model         `json:"model"`
 	UI            UI            `json:"ui"`
+	Checkpoints   Checkpoints   `json:"checkpoints"`
 }
 
 // CommandPolicy is the operator's lists and the sandbox's settings.
@@ -103,6 +104,19 @@ type UI struct {
 	Theme string `json:"theme"`
 }
 
+// Checkpoints say whether wisp records the writable roots before each turn
+// and each ! line, so that /undo and wisp undo can take a turn back, and how
+// much it keeps.
+type Checkpoints struct {
+	Enabled bool `json:"enabled"`
+	// MaxRootSize caps the bytes one root's recorded files may hold (what
+	// .gitignore leaves out does not count); a root over it is not
+	// recorded, and the person is told before the turn.
+	MaxRootSize int64 `json:"maxRootSize"`
+	Keep        int   `json:"keep"`       // checkpoints kept per project
+	MaxAgeDays  int   `json:"maxAgeDays"` // older ones are pruned (the newest is kept)
+}
+
 // Themes lists ui.theme's values.
 var Themes = []string{"dark", "light"}
 
@@ -129,7 +143,8 @@ func Default() Config {
 			OutputFileBytes:       64 << 20,
 			OutputStoreBytes:      512 << 20,
 		},
-		Model: Model{Name: "granite4.1:8b", BaseURL: "http://127.0.0.1:11434/v1", ContextTokens: 4096},
+		Model:       Model{Name: "granite4.1:8b", BaseURL: "http://127.0.0.1:11434/v1", ContextTokens: 4096},
+		Checkpoints: Checkpoints{Enabled: true, MaxRootSize: 2 << 30, Keep: 100, MaxAgeDays: 30},
 	}
 }
 

@@ -74,6 +74,12 @@ var schema = &field{kind: kindObject, fields: map[string]*field{
 	"ui": {kind: kindObject, fields: map[string]*field{
 		"theme": {kind: kindEnum, values: Themes},
 	}},
+	"checkpoints": {kind: kindObject, fields: map[string]*field{
+		"enabled":     {kind: kindBool},
+		"maxRootSize": {kind: kindInt, min: 1024},
+		"keep":        {kind: kindInt, min: 1},
+		"maxAgeDays":  {kind: kindInt, min: 1},
+	}},
 }}
 
 // validate walks tree against the schema and returns every problem, each
