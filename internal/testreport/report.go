@@ -24,11 +24,14 @@ type event struct {
 // report turns the events into go test's usual lines as they come.
 type report struct {
 	w        io.Writer
-	verbose  bool // go test -v: every line as it comes
-	limit    time.Duration
+	verbose  bool          // go test -v: every line as it comes
+	limit    time.Duration // go test's -timeout
+	limits   limitRules    // the packages' own limits, from -limit
 	running  map[string]*pkgState
 	finished []finished
 	failed   bool
+	// overLimit: a package passed, but took longer than its own limit.
+	overLimit bool
 }
 
 // pkgState holds what a running package has printed that a failure would
@@ -143,11 +146,19 @@ func (r *report) end(e event, p *pkgState) {
 		}
 	case e.Action == "skip" || strings.Contains(p.own.String(), "[no test files]"):
 		fmt.Fprintf(r.w, "?   \t%s\t[no test files]\n", e.Package)
+	case elapsed > r.limitOf(e.Package):
+		r.overLimit = true
+		r.finished = append(r.finished, finished{e.Package, elapsed, "FAIL"})
+		fmt.Fprintf(r.w, "FAIL\t%s\t%.3fs\tits tests passed, but took longer than its own %s limit (testreport -limit)\n",
+			e.Package, e.Elapsed, r.limitOf(e.Package))
 	default:
 		r.finished = append(r.finished, finished{e.Package, elapsed, "ok"})
-		fmt.Fprintf(r.w, "ok  \t%s\t%.3fs\t%s\n", e.Package, e.Elapsed, r.share(elapsed))
+		fmt.Fprintf(r.w, "ok  \t%s\t%.3fs\t%s\n", e.Package, e.Elapsed, r.share(e.Package, elapsed))
 	}
 }
+
+// limitOf is pkg's time limit: its own (-limit), or go test's -timeout.
+func (r *report) limitOf(pkg string) time.Duration { return r.limits.of(pkg, r.limit) }
 
 // withoutResultLine drops go test's own result line for pkg, which end
 // prints in its own form.
@@ -162,12 +173,13 @@ func withoutResultLine(out, pkg string) string {
 	return strings.Join(kept, "")
 }
 
-// share says what part of the time limit d took.
-func (r *report) share(d time.Duration) string {
-	if r.limit <= 0 {
+// share says what part of pkg's time limit d took.
+func (r *report) share(pkg string, d time.Duration) string {
+	limit := r.limitOf(pkg)
+	if limit <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("(%d%% of its %s limit)", int(100*d/r.limit), r.limit)
+	return fmt.Sprintf("(%d%% of its %s limit)", int(100*d/limit), limit)
 }
 
 // summary lists the slowest packages, and says which took more than half
@@ -180,12 +192,12 @@ func (r *report) summary(most int) {
 	slices.SortStableFunc(byTime, func(a, b finished) int { return int(b.elapsed - a.elapsed) })
 	fmt.Fprintf(r.w, "== the %d slowest packages of %d\n", min(most, len(byTime)), len(byTime))
 	for _, f := range byTime[:min(most, len(byTime))] {
-		fmt.Fprintf(r.w, "%7.1f s  %-4s %s %s\n", f.elapsed.Seconds(), f.outcome, f.pkg, r.share(f.elapsed))
+		fmt.Fprintf(r.w, "%7.1f s  %-4s %s %s\n", f.elapsed.Seconds(), f.outcome, f.pkg, r.share(f.pkg, f.elapsed))
 	}
 	for _, f := range byTime {
-		if r.limit > 0 && f.elapsed > r.limit/2 {
+		if limit := r.limitOf(f.pkg); limit > 0 && f.elapsed > limit/2 {
 			fmt.Fprintf(r.w, "== warning: %s took %.0f s, over half its %s limit: on a machine twice as slow it fails\n",
-				f.pkg, f.elapsed.Seconds(), r.limit)
+				f.pkg, f.elapsed.Seconds(), limit)
 		}
 	}
 }

@@ -9,12 +9,21 @@ import (
 // goTest runs the report over a real `go test -json` of the fixture
 // module's packages and returns what it printed and its exit status.
 func goTest(t *testing.T, timeout string, packages ...string) (string, int) {
+	return goTestLimits(t, nil, timeout, packages...)
+}
+
+// goTestLimits is goTest with testreport's -limit flags.
+func goTestLimits(t *testing.T, limits []string, timeout string, packages ...string) (string, int) {
 	t.Helper()
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
 	var out strings.Builder
-	args := append([]string{"--", "go", "-C", "testdata/fixture", "test", "-json", "-count=1", "-timeout", timeout}, packages...)
+	var args []string
+	for _, l := range limits {
+		args = append(args, "-limit", l)
+	}
+	args = append(append(args, "--", "go", "-C", "testdata/fixture", "test", "-json", "-count=1", "-timeout", timeout), packages...)
 	code := run(args, &out, &out)
 	return out.String(), code
 }
@@ -74,8 +83,23 @@ func TestReportShowsABuildFailure(t *testing.T) {
 	}
 }
 
+// A package's own limit (-limit) is what its share and warning are of,
+// and a package that passes past it fails the report.
+func TestReportHoldsEachPackageToItsOwnLimit(t *testing.T) {
+	out, code := goTestLimits(t, []string{"1ns", "example.com/fixture/pass=5m"}, "10m", "./pass")
+	if code != 0 || !strings.Contains(out, "(0% of its 5m0s limit)") {
+		t.Errorf("exit status %d; want 0 and the package's own 5m limit:\n%s", code, out)
+	}
+	out, code = goTestLimits(t, []string{"example.com/fixture/...=1ns"}, "5m", "./pass")
+	if code == 0 || !strings.Contains(out, "took longer than its own 1ns limit") || !strings.Contains(out, "over half its 1ns limit") {
+		t.Errorf("exit status %d; want a failure for the package past its own limit:\n%s", code, out)
+	}
+}
+
 func TestReportRefusesBadArguments(t *testing.T) {
-	for _, args := range [][]string{nil, {"go", "test"}, {"--"}, {"-most"}, {"-most", "x", "--", "true"}} {
+	for _, args := range [][]string{nil, {"go", "test"}, {"--"}, {"-most"}, {"-most", "x", "--", "true"},
+		{"-limit", "soon", "--", "true"}, {"-limit", "x/...=", "--", "true"},
+		{"-limit", "20m", "--", "go", "test", "-timeout", "10m"}} {
 		var out strings.Builder
 		if code := run(args, &out, &out); code != 2 || !strings.Contains(out.String(), "usage: testreport") {
 			t.Errorf("run(%q) = %d, %q; want 2 and the usage", args, code, out.String())
