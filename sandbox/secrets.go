@@ -68,9 +68,18 @@ var ErrSecretInRoot = errors.New("a command can rename what lies in a writable r
 type ReadError struct {
 	Key, Entry string
 	Err        error
+	// LaunchDir is set when the writable root that holds the entry
+	// (ErrSecretInRoot) is the folder wisp started in: the home, /, a
+	// folder around a secret. The person then reads one sentence about
+	// where they started, not the name of a key they never set.
+	LaunchDir string
 }
 
 func (e *ReadError) Error() string {
+	if e.LaunchDir != "" {
+		return fmt.Sprintf("sandbox: wisp will not start in %s: it holds the secret %s, and in the writable root %s "+
+			"a command could rename it and read it; start wisp in a project folder instead", e.LaunchDir, e.Entry, e.LaunchDir)
+	}
 	return fmt.Sprintf("sandbox: %s entry %q: %v", e.Key, e.Entry, e.Err)
 }
 
@@ -78,6 +87,10 @@ func (e *ReadError) Unwrap() error { return e.Err }
 
 // Hint says what to do about it.
 func (e *ReadError) Hint() string {
+	if e.LaunchDir != "" {
+		return "cd into a project folder and start wisp there (wisp mcp takes --dir PROJECT); if commands may read " +
+			e.Entry + ", list it in " + AllowReadKey
+	}
 	if errors.Is(e.Err, ErrSecretInRoot) {
 		return "launch wisp in a project folder rather than around your secrets, or list the entry in " + AllowReadKey + " if commands may read it"
 	}
@@ -133,7 +146,11 @@ func (s *Spec) checkReads() error {
 		_, err := os.Lstat(d)
 		switch {
 		case root != "" && err == nil:
-			return &ReadError{Key: DenyReadKey, Entry: d, Err: fmt.Errorf("it lies inside the writable root %s: %w", root, ErrSecretInRoot)}
+			re := &ReadError{Key: DenyReadKey, Entry: d, Err: fmt.Errorf("it lies inside the writable root %s: %w", root, ErrSecretInRoot)}
+			if launch := s.Roots[0]; paths.Within(d, launch) { // the launch directory is the first root
+				re.LaunchDir = launch
+			}
+			return re
 		case root != "" && errors.Is(err, fs.ErrNotExist):
 			s.Unreadable = append(s.Unreadable, Uncovered{Path: d, Why: "it does not exist yet, and lies inside the writable root " + root + ", where a command could make it"})
 		}

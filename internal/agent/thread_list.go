@@ -22,8 +22,11 @@ type ThreadInfo struct {
 	Dir      string // the folder it works in: the start's, or the last resume's
 	Modified time.Time
 	First    string // the first message, "" when it has none
-	Messages int    // the person's messages and commands
-	Undos    int    // its /undo and /redo, as read in its head
+	// Messages counts the person's messages and commands the thread
+	// keeps: a message the model never answered (dropped with a
+	// modelError, as a failed wisp respond's) is not one.
+	Messages int
+	Undos    int // its /undo and /redo, as read in its head
 }
 
 // headBytes bounds how much of a thread a list reads.
@@ -70,6 +73,7 @@ func threadHead(path string) (ThreadInfo, error) {
 	var ti ThreadInfo
 	sc := bufio.NewScanner(io.LimitReader(f, headBytes))
 	sc.Buffer(make([]byte, 0, 64<<10), headBytes)
+	firstUnanswered := false // First is a message the model has not answered yet
 	for sc.Scan() {
 		var r Record
 		if json.Unmarshal(sc.Bytes(), &r) != nil {
@@ -83,7 +87,16 @@ func threadHead(path string) (ThreadInfo, error) {
 		case RecordUser:
 			ti.Messages++
 			if ti.First == "" {
-				ti.First = r.Text
+				ti.First, firstUnanswered = r.Text, true
+			}
+		case RecordAssistant:
+			firstUnanswered = false
+		case RecordModelError:
+			if r.Dropped && ti.Messages > 0 {
+				ti.Messages--
+				if firstUnanswered {
+					ti.First, firstUnanswered = "", false
+				}
 			}
 		case RecordUndo:
 			ti.Undos++

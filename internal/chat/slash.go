@@ -40,8 +40,9 @@ type Approvals struct {
 	Held    *approval.Held
 }
 
-// slash runs a / command; ok is false when line is not one (it then goes
-// to the model: a path such as /etc/hosts is a message).
+// slash runs a / command, or refuses one wisp does not have; ok is false
+// when line is not one (it then goes to the model: a path such as
+// /etc/hosts is a message).
 func slash(line string, a *Approvals, say func(string)) (quit, ok bool) {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
@@ -61,6 +62,10 @@ func slash(line string, a *Approvals, say func(string)) (quit, ok bool) {
 			say(l)
 		}
 	default:
+		if msg, unknown := unknownCommand(fields); unknown {
+			say(msg)
+			return false, true
+		}
 		return false, false
 	}
 	return false, true

@@ -2,6 +2,7 @@ package chat
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -83,7 +84,8 @@ func sessionSlash(ctx context.Context, o TerminalOptions, line string) bool {
 }
 
 // switchModel is /model NAME: another model on the same server, for this
-// session, checked at once.
+// session, checked first: a name the server does not have keeps the
+// model the person had.
 func switchModel(ctx context.Context, o TerminalOptions, args []string) {
 	say := o.Face.Println
 	c, ok := o.Agent.Model().(*model.Client)
@@ -96,11 +98,19 @@ func switchModel(ctx context.Context, o TerminalOptions, args []string) {
 		return
 	}
 	next := c.WithName(args[0])
-	o.Agent.SetModel(next)
-	say("· the model is " + render.Line(next.Name()) + " for this session (model.name is unchanged)")
 	checkCtx, cancel := context.WithTimeout(ctx, 5*time.Second)
 	defer cancel()
-	if err := next.Check(checkCtx); err != nil {
+	err := next.Check(checkCtx)
+	if errors.Is(err, model.ErrModelMissing) {
+		// The server said it lacks the name: switching would only fail
+		// at the next message.
+		say("· " + render.Line(err.Error()))
+		say("· the model stays " + render.Line(c.Name()))
+		return
+	}
+	o.Agent.SetModel(next)
+	say("· the model is " + render.Line(next.Name()) + " for this session (model.name is unchanged)")
+	if err != nil {
 		say("· " + render.Line(err.Error()))
 	}
 }

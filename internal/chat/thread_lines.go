@@ -9,15 +9,24 @@ import (
 )
 
 // ThreadLines are a list's lines for a person: id, age, folder, first
-// message, each of others' text on one line.
+// message, each of others' text on one line. A thread that keeps no
+// message (a wisp respond the model never answered) is counted, not
+// listed: it is no conversation to go back to.
 func ThreadLines(all []agent.ThreadInfo, now time.Time, max int) []string {
+	var kept []agent.ThreadInfo
+	for _, ti := range all {
+		if ti.Messages > 0 {
+			kept = append(kept, ti)
+		}
+	}
+	empty := len(all) - len(kept)
 	if len(all) == 0 {
 		return []string{"· no threads yet"}
 	}
 	var lines []string
-	for i, ti := range all {
+	for i, ti := range kept {
 		if max > 0 && i == max {
-			lines = append(lines, fmt.Sprintf("· %d older threads not shown; wisp threads lists them all", len(all)-max))
+			lines = append(lines, fmt.Sprintf("· %d older threads not shown; wisp threads lists them all", len(kept)-max))
 			break
 		}
 		first := ti.First
@@ -30,6 +39,9 @@ func ThreadLines(all []agent.ThreadInfo, now time.Time, max int) []string {
 			line += fmt.Sprintf("  (%d undone or redone)", ti.Undos)
 		}
 		lines = append(lines, line)
+	}
+	if empty > 0 {
+		lines = append(lines, fmt.Sprintf("· %d threads with no message the model answered are not listed", empty))
 	}
 	return lines
 }

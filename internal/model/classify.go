@@ -161,8 +161,12 @@ func errorFields(body []byte) (code, message string) {
 }
 
 // plainText makes a body that is not JSON (a proxy's HTML page, a framework's
-// "404 page not found") fit on one line of an error message.
+// "404 page not found") fit on one line of an error message: of a web page,
+// its title or first line only.
 func plainText(body []byte) string {
+	if page, ok := webPageMessage(body); ok {
+		return page
+	}
 	text := strings.Join(strings.Fields(string(body)), " ")
 	if text == "" {
 		return "no message"

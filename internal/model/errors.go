@@ -93,6 +93,9 @@ func (e *ServerError) Error() string {
 	if e.Status == 0 {
 		return "the model server reported an error while answering: " + e.Message
 	}
+	if isWebPage(e.Message) {
+		return fmt.Sprintf("the model server answered HTTP %d with %s%s", e.Status, e.Message, webPageCheck)
+	}
 	return fmt.Sprintf("the model server answered HTTP %d: %s", e.Status, e.Message)
 }
 

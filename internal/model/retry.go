@@ -33,7 +33,13 @@ type Retry struct {
 
 // Notice is the · line a face shows for r.
 func (r Retry) Notice() string {
-	return fmt.Sprintf("· the model server failed (%s); retry %d of %d in %s", r.Err, r.Attempt, r.Max,
+	what := r.Err.Error()
+	// A web page is named once, by the error the last try ends in; a
+	// retry's line says only its status.
+	if se, ok := asServerError(r.Err); ok && se.Status != 0 && isWebPage(se.Message) {
+		what = fmt.Sprintf("HTTP %d, a web page", se.Status)
+	}
+	return fmt.Sprintf("· the model server failed (%s); retry %d of %d in %s", what, r.Attempt, r.Max,
 		r.Wait.Round(100*time.Millisecond))
 }
 

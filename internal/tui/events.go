@@ -62,14 +62,14 @@ const eventWaiting = "waiting"
 func (m *Model) commandStart(ev agent.Event, now time.Time) {
 	if ev.Origin == "person" || ev.Origin == "" {
 		m.tr.add(&entry{kind: entryCard, card: &card{command: ev.Command, person: true, outside: ev.OutsideSandbox,
-			started: now, running: true}})
+			started: now, running: true, cleared: true}})
 		return
 	}
 	if e := m.tr.runningCard(ev.Command); e != nil && !e.card.person {
-		e.card.started = now
+		e.card.started, e.card.cleared = now, true
 		return
 	}
-	m.tr.add(&entry{kind: entryCard, card: &card{command: ev.Command, started: now, running: true}})
+	m.tr.add(&entry{kind: entryCard, card: &card{command: ev.Command, started: now, running: true, cleared: true}})
 }
 
 func (m *Model) ready(ev agent.Event) {

@@ -23,6 +23,9 @@ type layout struct {
 	st      styles
 	now     time.Time
 	spinner string // the spinner's frame
+	// asking is the command line the open dialog asks about, "" when none:
+	// its card waits for the person, not for the command.
+	asking string
 }
 
 // lay returns e's lines, from its kept layout when it has one for this
@@ -79,6 +82,8 @@ func (l layout) card(c *card) []string {
 	lines := l.cardHead(c)
 	bar := l.st.dim.Render("│ ")
 	switch {
+	case c.running && l.waitsForAnswer(c):
+		lines = append(lines, "  "+l.st.spinner.Render(l.spinner)+" "+l.st.dim.Render("waiting for your answer"))
 	case c.running:
 		lines = append(lines, "  "+l.st.spinner.Render(l.spinner)+" "+l.st.dim.Render("running "+elapsed(l.now.Sub(c.started))))
 		if len(c.live) > 0 {
@@ -182,3 +187,9 @@ func firstLine(s string, n int) string {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// waitsForAnswer reports whether c is the model's command the open dialog
+// asks about: the gate has not let it run, so no clock runs on its card.
+func (l layout) waitsForAnswer(c *card) bool {
+	return l.asking != "" && !c.cleared && !c.person && c.command == l.asking
+}

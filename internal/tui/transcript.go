@@ -39,6 +39,7 @@ type card struct {
 	asksOutside             bool // the model asked to run it outside the sandbox
 	started, ended          time.Time
 	running                 bool
+	cleared                 bool   // the gate let it run: its clock is the command's
 	live                    []byte // a typed command's output as it came
 	output                  string // the model's command's output, the bounded view
 	ran                     bool

@@ -27,7 +27,7 @@ func (m *Model) View() tea.View {
 	hint := m.hint()
 	status := m.statusLines()
 	rows := m.height - len(status) - len(box) - len(hint)
-	l := layout{width: m.width, st: m.st, now: m.o.Now(), spinner: m.spin.View()}
+	l := layout{width: m.width, st: m.st, now: m.o.Now(), spinner: m.spin.View(), asking: m.askingLine()}
 	lines, above, scroll := m.tr.window(rows, m.scroll, l.lay)
 	m.topShown, m.scroll = !above, scroll
 	screen := make([]string, 0, m.height)
@@ -163,4 +163,13 @@ func (in *Input) layout(width int, st styles) (lines []string, curX, curY int) {
 		lines = append(lines, style.Render(text+strings.Repeat(" ", max(0, width-ansi.StringWidth(text)))))
 	}
 	return lines, pw + curCol, curRow - first
+}
+
+// askingLine is the command the dialog on screen asks about, "" when no
+// dialog is open or it asks about a host.
+func (m *Model) askingLine() string {
+	if len(m.dialogs) == 0 || m.dialogs[0].host != "" {
+		return ""
+	}
+	return m.dialogs[0].req.Line
 }
