@@ -12,6 +12,7 @@ import (
 	"github.com/wisp-sh/wisp/internal/app"
 	"github.com/wisp-sh/wisp/internal/cli"
 	"github.com/wisp-sh/wisp/internal/cli/agentcli"
+	"github.com/wisp-sh/wisp/internal/launch"
 	_ "github.com/wisp-sh/wisp/internal/netproxy/httpproxy" // the network proxy's HTTP front, which the lean wisp leaves out
 	"github.com/wisp-sh/wisp/sandbox"
 )
@@ -28,5 +29,7 @@ func main() {
 // run is one wisp-agent invocation, and its exit code: the tests' binary
 // runs it when started as wisp.
 func run() int {
-	return cli.Run(context.Background(), app.New(), os.Args[1:], agentcli.Add)
+	// A bare wisp-agent on a terminal is a chat, as a bare wisp is.
+	args := launch.BareArgs(os.Args[1:], cli.IsTerminal(os.Stdin), cli.IsTerminal(os.Stdout))
+	return cli.Run(context.Background(), app.New(), args, agentcli.Add)
 }

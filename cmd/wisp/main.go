@@ -15,6 +15,7 @@ import (
 
 	"github.com/wisp-sh/wisp/internal/app"
 	"github.com/wisp-sh/wisp/internal/cli"
+	"github.com/wisp-sh/wisp/internal/launch"
 	"github.com/wisp-sh/wisp/sandbox"
 )
 
@@ -22,10 +23,12 @@ func main() {
 	// wisp can be its own sandbox helper (no wisp-sandbox beside it): the
 	// helper runs before anything else, and never returns.
 	sandbox.MaybeHelperMain()
-	cli.HandOff(os.Args[1:]) // the agent's commands are wisp-agent's
+	// A bare wisp on a terminal is a chat, as claude, codex and aider start one.
+	args := launch.BareArgs(os.Args[1:], cli.IsTerminal(os.Stdin), cli.IsTerminal(os.Stdout))
+	cli.HandOff(args) // the agent's commands are wisp-agent's
 	f := app.New()
 	f.BeforeSession = cli.HandOffForProxy // a run that wants the network proxy is wisp-agent's too
 	// Ctrl-C and SIGTERM cancel the context of the commands that wait on
 	// something (run's command): run watches them for those.
-	os.Exit(cli.Run(context.Background(), f, os.Args[1:], nil))
+	os.Exit(cli.Run(context.Background(), f, args, nil))
 }

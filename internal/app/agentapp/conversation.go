@@ -64,6 +64,11 @@ func Open(ctx context.Context, f *app.Factory, s *app.Session, face agent.Face, 
 	a := agent.New(o)
 	n := a.Resume(records)
 	conv := &Conversation{Agent: a, Thread: thread, Client: client}
+	if co.Face == "chat" || co.Face == "tui" { // a person who resumes sees where they were
+		for _, ev := range agent.Replay(records, 40) {
+			face.Emit(ev)
+		}
+	}
 	if co.Face != "respond" {
 		face.Emit(agent.Event{Type: agent.EventReady, Thread: thread.ID, Model: s.Cfg.Model.Name, Dir: s.Runner.Dir, Messages: n})
 	}

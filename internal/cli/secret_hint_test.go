@@ -1,4 +1,4 @@
-package launch
+package cli
 
 import (
 	"errors"
@@ -27,10 +27,10 @@ func TestStartedAroundASecret(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("the error reads\n%s\nwant\n%s", err, want)
 	}
-	if h := Hint(err); !strings.HasPrefix(h, "cd into a project folder and start wisp there (wisp mcp takes --dir PROJECT)") {
+	if h := strings.Join(hintsFor(err), "\n"); !strings.HasPrefix(h, "cd into a project folder and start wisp there (wisp mcp takes --dir PROJECT)") {
 		t.Errorf("the hint reads %q", h)
 	}
-	if Hint(errors.New("plain")) != "" {
+	if hintsFor(errors.New("plain")) != nil {
 		t.Error("a hint from an error that has none")
 	}
 }
