@@ -107,10 +107,12 @@ func (e env) cacheRoots() []cacheRoot {
 			roots = append(roots, cacheRoot{filepath.Join(e.home, "Library", dir), found})
 		}
 	}
-	roots = append(roots, e.cargoRoots()...)
-	roots = append(roots, e.rustupRoots()...)
+	// Cargo's lock files and rustup's folders last: a refusal's note names
+	// the first roots, and the caches people know come first.
 	roots = append(roots, e.goCaches()...)
-	return append(roots, e.packageCaches()...)
+	roots = append(roots, e.packageCaches()...)
+	roots = append(roots, e.cargoRoots()...)
+	return append(roots, e.rustupRoots()...)
 }
 
 // madeUnless is kind, or found when the variable names the place.
