@@ -4,8 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/wisp-sh/wisp/sandbox"
 )
 
 func pathExists(p string) bool {
@@ -150,5 +153,41 @@ func TestNewSpecDarwinKeepsMissingRoots(t *testing.T) {
 	}
 	if !slices.Contains(spec.Roots, l.home+"/Library/pnpm/store") {
 		t.Errorf("roots %q lack pnpm's macOS store", spec.Roots)
+	}
+}
+
+// TestSeatbeltProfileOfTheDefaults: a macOS spec built by NewSpec hands
+// sandbox-exec ~/.ssh as a secret and known_hosts and config as given
+// back, which the profile allows after the denial; the caches that do not
+// exist yet are roots the profile allows writing.
+func TestSeatbeltProfileOfTheDefaults(t *testing.T) {
+	l := newLayout(t)
+	spec := mustSpec(t, l.options("darwin", nil))
+	args := sandbox.SeatbeltArgs(spec, "true")
+	param := func(value string) string {
+		for _, a := range args {
+			if name, v, ok := strings.Cut(a, "="); ok && v == value {
+				return name
+			}
+		}
+		return ""
+	}
+	ssh, known, config := param(l.home+"/.ssh"), param(l.home+"/.ssh/known_hosts"), param(l.home+"/.ssh/config")
+	if !strings.HasPrefix(ssh, "DENYREAD_") || !strings.HasPrefix(known, "ALLOWREAD_") || !strings.HasPrefix(config, "ALLOWREAD_") {
+		t.Fatalf("~/.ssh is %q, known_hosts %q, config %q; want a DENYREAD and two ALLOWREAD parameters", ssh, known, config)
+	}
+	if param(l.home+"/.ssh/id_ed25519") != "" {
+		t.Error("the key is a parameter of its own")
+	}
+	profile := sandbox.SeatbeltProfile(spec)
+	deny := strings.Index(profile, `(subpath (param "`+ssh+`"))`)
+	allow := strings.Index(profile, `(subpath (param "`+known+`"))`)
+	if deny < 0 || allow < deny {
+		t.Errorf("the profile does not give known_hosts and config back after denying ~/.ssh:\n%s", profile)
+	}
+	for _, root := range []string{"/Library/Developer", "/.npm"} {
+		if name := param(l.home + root); !strings.HasPrefix(name, "ROOT_") {
+			t.Errorf("the missing ~%s is %q, want a ROOT parameter", root, name)
+		}
 	}
 }
