@@ -44,6 +44,16 @@ var defaultDenyReadDarwin = []string{
 	"~/Library/Safari",
 }
 
+// defaultAllowRead are the files inside a default secret that commands may
+// read unless the operator's denyRead names them (or a folder that holds
+// them): ssh's known hosts and its config, without which git over ssh
+// fails with "Host key verification failed". They hold host names and
+// public keys; the keys themselves and the agent's socket stay hidden.
+var defaultAllowRead = []string{"~/.ssh/known_hosts", "~/.ssh/config"}
+
+// DefaultAllowRead returns the default exceptions, as written (~/…).
+func DefaultAllowRead() []string { return append([]string(nil), defaultAllowRead...) }
+
 // DefaultDenyRead returns the default list for goos, as written (~/…).
 func DefaultDenyRead(goos string) []string {
 	list := append([]string(nil), defaultDenyRead...)
@@ -109,6 +119,11 @@ func (s *Spec) addReads(o SpecOptions) error {
 	if err != nil {
 		return err
 	}
+	denied, err := readForms(DenyReadKey, o.DenyRead, o.UserHome)
+	if err != nil {
+		return err
+	}
+	allow = paths.AppendNew(allow, defaultExceptions(denied, o.UserHome)...)
 	for _, d := range deny {
 		if !paths.WithinAny(d, allow) {
 			s.DenyRead = paths.AppendNew(s.DenyRead, d)
@@ -120,6 +135,39 @@ func (s *Spec) addReads(o SpecOptions) error {
 		}
 	}
 	return nil
+}
+
+// defaultExceptions are the default allowRead entries the operator's
+// denyRead (denied, resolved) does not take back, each as written and as
+// its real path. One that is a link is left out: given back, the link's
+// target would be readable through it, and that target may be a key; the
+// link itself reads by its target's own rules.
+func defaultExceptions(denied []string, home string) []string {
+	var out []string
+	var r paths.Resolver
+	for _, e := range defaultAllowRead {
+		abs := paths.ExpandHome(e, home)
+		if info, err := os.Lstat(abs); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			continue
+		}
+		forms := r.ProtectedForms(abs)
+		if !anyHolds(denied, forms) {
+			out = paths.AppendNew(out, forms...)
+		}
+	}
+	return out
+}
+
+// anyHolds reports whether one of dirs holds, or lies inside, one of ps.
+func anyHolds(dirs, ps []string) bool {
+	for _, d := range dirs {
+		for _, p := range ps {
+			if paths.Within(p, d) || paths.Within(d, p) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // readForms expands ~ and gives each entry as written and as its real path

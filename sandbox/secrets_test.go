@@ -68,8 +68,8 @@ func TestNewSpecDenyRead(t *testing.T) {
 	if slices.Contains(spec.DenyRead, home+"/.netrc") {
 		t.Errorf("allowRead ~/.netrc did not take the default entry back")
 	}
-	if !slices.Equal(spec.AllowRead, []string{home + "/.ssh/known_hosts"}) {
-		t.Errorf("AllowRead = %q, want only the entry inside a secret", spec.AllowRead)
+	if !slices.Equal(spec.AllowRead, []string{home + "/.ssh/known_hosts", home + "/.ssh/config"}) {
+		t.Errorf("AllowRead = %q, want only the entry inside a secret and the default ssh config", spec.AllowRead)
 	}
 	if !spec.HidesRead(home+"/.ssh/id_ed25519") || spec.HidesRead(home+"/.ssh/known_hosts") || spec.HidesRead(home+"/notes") {
 		t.Errorf("HidesRead does not follow the lists")

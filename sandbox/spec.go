@@ -40,7 +40,9 @@ type Spec struct {
 	// Background is true when the processes a command starts may outlive
 	// its run; false, every one ends with it.
 	Background bool
-	// Skipped are candidate roots that do not exist: nothing creates them.
+	// Skipped are candidate roots that do not exist, on Linux (Landlock
+	// grants only what exists; wisp makes the standard caches first, see
+	// roots_make.go). On macOS a missing one stays a root.
 	Skipped []string
 	// Unprotected are protected paths the backend cannot keep unwritable on
 	// this system, each with the reason. Backend.Check fills it; NewSpec
@@ -98,7 +100,9 @@ type SpecOptions struct {
 var ErrRootIsSlash = errors.New("it is /, which would let every command write anywhere")
 
 // NewSpec builds the spec for one run of wisp. Every root is resolved to
-// its real path; one that does not exist is skipped, not created. It fails
+// its real path; the standard caches that are missing are made first
+// (roots_make.go), and any other root that does not exist is skipped (kept,
+// on macOS, where Seatbelt matches it once it appears). It fails
 // on / as a root, on a relative configured path, and on a root inside a
 // protected path such as wisp's home.
 func NewSpec(o SpecOptions) (Spec, error) {
@@ -110,8 +114,10 @@ func NewSpec(o SpecOptions) (Spec, error) {
 	if err := spec.addLaunchDir(o.LaunchDir); err != nil {
 		return Spec{}, err
 	}
-	e := env{getenv: o.Getenv, home: o.UserHome, goos: o.GOOS}
-	if err := spec.addFound(append(e.tempDirs(), e.cacheDirs()...)); err != nil {
+	e := newEnv(o)
+	caches := e.cacheRoots()
+	e.makeMissing(caches)
+	if err := spec.addFound(append(e.tempDirs(), rootPaths(caches)...), o.GOOS == "darwin"); err != nil {
 		return Spec{}, err
 	}
 	for _, list := range []struct {
@@ -163,11 +169,20 @@ func (s *Spec) addLaunchDir(dir string) error {
 	return s.addRoot(real, "the launch directory")
 }
 
-// addFound adds the temporary and cache folders that exist. They come from
-// the environment, so a relative or empty one is not a folder to add.
-func (s *Spec) addFound(paths []string) error {
-	for _, p := range paths {
+// addFound adds the temporary and cache folders that exist, and on macOS
+// those that do not yet (keepMissing): a Seatbelt rule matches a path
+// whether it exists or not, so a cache a tool makes later is writable
+// when it does. They come from the environment, so a relative or empty
+// one is not a folder to add.
+func (s *Spec) addFound(dirs []string, keepMissing bool) error {
+	for _, p := range dirs {
 		if !filepath.IsAbs(p) {
+			continue
+		}
+		if keepMissing && !paths.Exists(p) {
+			if err := s.addRoot(paths.RealpathMissingOK(p), p); err != nil {
+				return err
+			}
 			continue
 		}
 		if err := s.addIfExists(p, p); err != nil {

@@ -56,6 +56,12 @@ func TestNewSpecLinuxRoots(t *testing.T) {
 	l := newLayout(t)
 	mkdirs(t, l.base+"/tmpdir", l.home+"/.cache/go-build", l.home+"/.cargo/registry", l.home+"/go/pkg/mod")
 	spec := mustSpec(t, l.options("linux", map[string]string{"TMPDIR": l.base + "/tmpdir"}))
+	// With ~/.cargo there, its missing git folder and lock files are made.
+	for _, made := range []string{"/.cargo/git", "/.cargo/.package-cache", "/.cargo/.package-cache-mutate", "/.cargo/.global-cache"} {
+		if !slices.Contains(spec.Roots, l.home+made) || !pathExists(l.home+made) {
+			t.Errorf("~%s is not made and a root: roots %q", made, spec.Roots)
+		}
+	}
 	if spec.Roots[0] != l.proj {
 		t.Fatalf("the first root is %s, want the launch directory %s", spec.Roots[0], l.proj)
 	}
@@ -64,11 +70,8 @@ func TestNewSpecLinuxRoots(t *testing.T) {
 			t.Errorf("roots %q lack %s", spec.Roots, want)
 		}
 	}
-	if !slices.Contains(spec.Skipped, l.home+"/.cargo/git") || slices.Contains(spec.Roots, l.home+"/.cargo/git") {
-		t.Errorf("a missing ~/.cargo/git must be skipped, not a root: roots %q skipped %q", spec.Roots, spec.Skipped)
-	}
-	if _, err := os.Stat(l.home + "/.cargo/git"); err == nil {
-		t.Error("NewSpec created a missing root")
+	if !slices.Contains(spec.Skipped, l.home+"/.rustup/toolchains") || pathExists(l.home+"/.rustup") {
+		t.Errorf("with no ~/.rustup, its folders must be skipped and not made: roots %q skipped %q", spec.Roots, spec.Skipped)
 	}
 	if !spec.Network {
 		t.Error("AllowNetwork true gave Network false")
@@ -247,13 +250,14 @@ func TestNewSpecProtectsBothFormsOfALinkedHome(t *testing.T) {
 }
 
 // TestNewSpecCreatesNothing: building a spec leaves the launch directory as
-// it was (peers plant stub files there; wisp must not).
+// it was (peers plant stub files there; wisp must not). The caches it
+// makes in the home are roots_test.go's.
 func TestNewSpecCreatesNothing(t *testing.T) {
 	l := newLayout(t)
 	mkdirs(t, l.proj+"/.git/hooks")
-	before := listTree(t, l.base)
+	before := listTree(t, l.proj)
 	mustSpec(t, l.options("linux", nil))
-	if after := listTree(t, l.base); !slices.Equal(before, after) {
+	if after := listTree(t, l.proj); !slices.Equal(before, after) {
 		t.Fatalf("NewSpec changed the tree:\nbefore %q\nafter  %q", before, after)
 	}
 }

@@ -60,14 +60,14 @@ func TestCheckTrustEntry(t *testing.T) {
 	entry := func(anchor, sentence string) trustEntry {
 		return trustEntry{Project: "go-uuid", Anchor: anchor, Sentence: sentence, Signature: regexp.MustCompile(`x`)}
 	}
-	if err := checkTrustEntry(doc, entry("what-a-confined-command-may-do", "A root that does not exist is skipped, never created.")); err != nil {
+	if err := checkTrustEntry(doc, entry("what-a-confined-command-may-do", "Nothing is created in your project to make the sandbox work.")); err != nil {
 		t.Errorf("a passage trust.md has: %v", err)
 	}
 	for _, bad := range []trustEntry{
 		entry("what-a-confined-command-may-do", "A root that does not exist is created."),
-		entry("no-such-heading", "A root that does not exist is skipped, never created."),
-		entry("the-command-lists", "A root that does not exist is skipped, never created."),
-		{Project: "go-uuid", Anchor: "what-a-confined-command-may-do", Sentence: "A root that does not exist is skipped, never created."},
+		entry("no-such-heading", "Nothing is created in your project to make the sandbox work."),
+		entry("the-command-lists", "Nothing is created in your project to make the sandbox work."),
+		{Project: "go-uuid", Anchor: "what-a-confined-command-may-do", Sentence: "Nothing is created in your project to make the sandbox work."},
 	} {
 		if err := checkTrustEntry(doc, bad); err == nil {
 			t.Errorf("checkTrustEntry accepted %+v", bad)

@@ -450,8 +450,15 @@ func (f *fixer) fromTemplate(name string, st fileState) bool {
 	return false
 }
 
-// allowedEntry: git never runs a *.sample hook, and info/exclude and
-// info/sparse-checkout hold patterns only.
+// allowedEntry: git never runs a *.sample hook. Of .git/info, git reads
+// only attributes (which choose filter, diff and merge drivers: programs)
+// and grafts (which rewrite the history git shows) for more than
+// patterns; exclude and sparse-checkout hold patterns, and refs is the
+// list git itself writes after gc or repack for dumb HTTP servers
+// (repack.updateServerInfo), which no local git command reads. Putting
+// such a file back was a false alarm after every gc, one that teaches
+// people to ignore the notes; so only what can run code or redirect git
+// is put back there.
 func allowedEntry(kind watchKind, name string, st fileState) bool {
 	if kind == kindHookNames {
 		return !gitHookNames[name]
@@ -462,8 +469,12 @@ func allowedEntry(kind watchKind, name string, st fileState) bool {
 	if kind == kindHooks {
 		return strings.HasSuffix(name, ".sample")
 	}
-	return name == "exclude" || name == "sparse-checkout"
+	return !gitInfoActs[name]
 }
+
+// gitInfoActs are the files of .git/info that can run code or change what
+// git shows: every other regular file there is git's data or patterns.
+var gitInfoActs = keySet("attributes", "grafts")
 
 func isFolderKind(k watchKind) bool { return k == kindHooks || k == kindInfo || k == kindHookNames }
 

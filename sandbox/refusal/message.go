@@ -39,6 +39,9 @@ func (r Result) ModelLine(roots []string, offerOutside bool) string {
 		return r.nestedModelLine(offerOutside)
 	case Refused:
 		line = "sandbox: refused writing to " + r.refusedClause(roots)
+		if r.GitLine != "" {
+			line += r.gitConfigModel()
+		}
 	case NotTheSandbox:
 		line = "sandbox: not the sandbox: " + r.insideClause()
 	case Guess:
@@ -74,6 +77,9 @@ func (r Result) PersonNote(roots []string) string {
 	case NestedSandbox:
 		return r.nestedPersonNote()
 	case Refused:
+		if r.GitLine != "" {
+			return "· the sandbox refused writing to " + r.refusedClause(roots) + r.gitConfigNote()
+		}
 		return "· the sandbox refused writing to " + r.refusedClause(roots)
 	case NotTheSandbox:
 		return "· not the sandbox: " + r.insideClause()

@@ -97,6 +97,9 @@ type Result struct {
 	// Switch is the tool's own switch that turns its sandbox off
 	// (NestedSandbox), "" when wisp knows none.
 	Switch string
+	// GitLine is the git command to run outside the sandbox when what was
+	// refused is a repository's git config (gitconfig.go), "" otherwise.
+	GitLine string
 }
 
 // BySandbox reports whether the verdict names the sandbox as what refused
@@ -157,6 +160,7 @@ func judge(in Input, found findings) Result {
 	switch {
 	case len(r.Refused) > 0:
 		r.Verdict = Refused
+		r.GitLine = gitConfigLine(in.Command, r.Protected)
 	case found.nested:
 		return Result{Verdict: NestedSandbox, Errno: "Operation not permitted", Switch: nestedSwitch(in.Command, in.Output)}
 	case len(setIDs) > 0:

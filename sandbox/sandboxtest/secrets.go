@@ -162,6 +162,96 @@ func (s *suite) allowReadGivesOneBack(t *testing.T) {
 	s.mustFail(p.spec, "cat "+shellQuote(filepath.Join(p.home, ".ssh", "id_ed25519")))
 }
 
+// sshHostsReadByDefault: with no allowRead at all, ~/.ssh/known_hosts and
+// ~/.ssh/config read (git over ssh checks the host with them) while the
+// key beside them does not; an operator's denyRead of known_hosts hides it
+// again.
+func (s *suite) sshHostsReadByDefault(t *testing.T) {
+	s.t = t
+	// The operator's spec is made first, as newPerson makes its own: NewSpec
+	// refuses a secret that exists inside the temporary folders' roots.
+	home := filepath.Join(filepath.Dir(s.proj), "person-ssh")
+	mustMkdir(t, home)
+	denied, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: s.proj, WispHome: s.away, UserHome: home, AllowNetwork: true,
+		DenyRead: []string{"~/.ssh/known_hosts"}, Getenv: func(string) string { return "" }})
+	if err != nil {
+		t.Fatalf("NewSpec: %v", err)
+	}
+	denied.Roots, denied.Unreadable = denied.Roots[:1], nil
+	p := s.newPerson("ssh")
+	known := filepath.Join(p.home, ".ssh", "known_hosts")
+	config := filepath.Join(p.home, ".ssh", "config")
+	mustWrite(t, known, "github.com ssh-ed25519 AAAA-known-host\n")
+	mustWrite(t, config, "Host github.com\n  User git\n")
+	if s.o.Credential != nil {
+		chownTree(t, p.home, int(s.o.Credential.Uid), int(s.o.Credential.Gid))
+	}
+	if out := s.mustSucceed(p.spec, "cat "+shellQuote(known, config)); !strings.Contains(out, "AAAA-known-host") || !strings.Contains(out, "User git") {
+		t.Errorf("the default known_hosts and config read as %q", out)
+	}
+	key := filepath.Join(p.home, ".ssh", "id_ed25519")
+	s.control("cat " + shellQuote(key))
+	if out := s.mustFail(p.spec, "cat "+shellQuote(key)); strings.Contains(out, secretValue) {
+		t.Errorf("the key beside known_hosts read: %q", out)
+	}
+	if out := s.mustFail(denied, "cat "+shellQuote(known)); strings.Contains(out, "AAAA-known-host") {
+		t.Errorf("denyRead of known_hosts did not hide it again: %q", out)
+	}
+	if out := s.mustSucceed(denied, "cat "+shellQuote(config)); !strings.Contains(out, "User git") {
+		t.Errorf("denyRead of known_hosts hid the config too: %q", out)
+	}
+}
+
+// freshAccountBuilds: in a home that never ran go, the first go command
+// that writes its build cache works confined, as does npm's first write
+// of its cache: wisp made the standard caches before confining. It needs
+// wisp to run as the person (the spec is made by this process): a root
+// run that confines as another user leaves it to that user's run.
+func (s *suite) freshAccountBuilds(t *testing.T) {
+	s.t = t
+	if s.o.Credential != nil {
+		t.Skip("the spec is made as root here, not as the person: the person's own run covers it")
+	}
+	home := filepath.Join(filepath.Dir(s.proj), "fresh-home")
+	mustMkdir(t, home)
+	env := func(k string) string {
+		if k == "PATH" {
+			return os.Getenv("PATH")
+		}
+		return ""
+	}
+	spec, err := sandbox.NewSpec(sandbox.SpecOptions{LaunchDir: s.proj, WispHome: s.away, UserHome: home,
+		AllowNetwork: true, Getenv: env})
+	if err != nil {
+		t.Fatalf("NewSpec: %v", err)
+	}
+	keep := spec.Roots[:1]
+	for _, r := range spec.Roots {
+		if within(r, home) {
+			keep = append(keep, r)
+		}
+	}
+	spec.Roots = keep
+	h := shellQuote(home)
+	lines := []struct{ tool, line string }{
+		{"go", "mkdir -p .fresh-tmp && TMPDIR=$PWD/.fresh-tmp GOTMPDIR= HOME=" + h + " GOTOOLCHAIN=local GOFLAGS= GOCACHE= GOMODCACHE= GOPATH= go list -export -f '{{.Export}}' internal/goarch && mkdir -p " + h + "/go/pkg/mod/cache/download"},
+		{"npm", "mkdir -p .fresh-tmp && TMPDIR=$PWD/.fresh-tmp HOME=" + h + " npm_config_cache= npm cache verify"},
+	}
+	for _, c := range lines {
+		if _, err := exec.LookPath(c.tool); err != nil {
+			t.Logf("%s is not installed here: left out", c.tool)
+			continue
+		}
+		if out := s.mustSucceed(spec, c.line); c.tool == "go" && !strings.Contains(out, filepath.Join(home, ".cache", "go-build")) {
+			t.Errorf("go's build went elsewhere than the fresh home's cache: %q", out)
+		}
+	}
+}
+
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, dir+string(filepath.Separator))
+}
+
 // toolsKeepWorking: with the secrets hidden, listing the home, git (which
 // reads ~/.gitconfig) and reading the project work.
 func (s *suite) toolsKeepWorking(t *testing.T) {
@@ -343,6 +433,8 @@ func runSecrets(t *testing.T, s *suite) {
 	t.Run("SecretsRefused", s.secretsRefused)
 	t.Run("SecretsRefusedAroundTheCorner", s.secretsAroundTheCorner)
 	t.Run("AllowReadGivesOneBack", s.allowReadGivesOneBack)
+	t.Run("SSHHostsReadByDefault", s.sshHostsReadByDefault)
+	t.Run("FreshAccountBuilds", s.freshAccountBuilds)
 	t.Run("ToolsKeepWorkingBesideSecrets", s.toolsKeepWorking)
 	t.Run("BuildToolsKeepWorkingWithTheRealHome", s.buildToolsKeepWorking)
 	t.Run("EnvironmentWithoutSecrets", s.environmentFiltered)
