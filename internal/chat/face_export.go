@@ -18,7 +18,7 @@ import (
 func RunSlash(ctx context.Context, a *agent.Agent, approvals *Approvals, status func() []string, line string, w io.Writer) (quit, ok bool) {
 	face := NewTerminalFace(w, w, false)
 	o := TerminalOptions{Agent: a, Face: face, Approvals: approvals, Status: status}
-	if sessionSlash(ctx, o, line) {
+	if sessionSlash(ctx, o, line) || toolsSlash(a, line, face.Println) {
 		return false, true
 	}
 	return slash(line, approvals, face.Println)
