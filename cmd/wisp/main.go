@@ -16,6 +16,7 @@ import (
 	"github.com/wisp-sh/wisp/internal/app"
 	"github.com/wisp-sh/wisp/internal/cli"
 	"github.com/wisp-sh/wisp/sandbox"
+	_ "github.com/wisp-sh/wisp/sandbox/landlock" // Linux's backend registers itself, and the helper's entry
 )
 
 func main() {
