@@ -59,7 +59,7 @@ func TestAppArmorFixUsesTheInstalledCopy(t *testing.T) {
 // The profile that the .deb and make install ship has the rules that
 // AppArmorProfile writes: one profile, two texts, kept the same.
 func TestAppArmorProfileMatchesThePackaged(t *testing.T) {
-	data, err := os.ReadFile("../packaging/linux/apparmor.d/wisp")
+	data, err := os.ReadFile("../../packaging/linux/apparmor.d/wisp")
 	if err != nil {
 		t.Fatal(err)
 	}
