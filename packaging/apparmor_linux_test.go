@@ -10,12 +10,12 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/internal/testenv"
-	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/landlock"
 )
 
 // apparmor_parser takes wisp's profiles: the one the .deb ships, the copy
 // make install writes for a PREFIX with a space, and the one wisp doctor's
-// fix writes (sandbox.AppArmorProfile). -Q parses and compiles without
+// fix writes (landlock.AppArmorProfile). -Q parses and compiles without
 // loading anything into the kernel. A parser older than AppArmor 4.0
 // (Debian 12 has 3.0) knows neither abi/4.0 nor the userns rule, both of
 // which came with the restriction itself, so such a system never restricts
@@ -33,7 +33,7 @@ func TestAppArmorProfilesParse(t *testing.T) {
 	profiles := map[string]string{
 		"the .deb's":          string(shipped),
 		"make install's copy": installCopy(t, prefix),
-		"wisp doctor's fix's": sandbox.AppArmorProfile(filepath.Join(prefix, "bin", "wisp")),
+		"wisp doctor's fix's": landlock.AppArmorProfile(filepath.Join(prefix, "bin", "wisp")),
 	}
 	for name, text := range profiles {
 		if strings.Count(text, "  userns,\n") != 3 {

@@ -107,15 +107,16 @@ func (e *UnprotectableError) Error() string {
 
 // Hint says how to move out of the way.
 func (e *UnprotectableError) Hint() string {
-	if e.What == whatExecutable {
+	if e.What == WhatExecutable {
 		return "install wisp outside the writable roots (go install puts it in ~/go/bin), or launch it elsewhere"
 	}
 	return "set WISP_HOME to a folder outside the project, or launch wisp elsewhere"
 }
 
+// What an UnprotectableError names.
 const (
-	whatHome       = "wisp's home"
-	whatExecutable = "the wisp executable"
+	WhatHome       = "wisp's home"
+	WhatExecutable = "the wisp executable"
 )
 
 // Serving is implemented by a backend that can confine once and start

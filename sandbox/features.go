@@ -29,10 +29,10 @@ type LandlockFeatures struct {
 	SocketFilter bool
 }
 
-// landlockFeatures returns what ABI abi enforces. scopingFixed says whether
+// LandlockFeaturesOf returns what ABI abi enforces. scopingFixed says whether
 // the kernel reports the fix for the signal scoping erratum, without which
 // scoping is not used (as go-landlock does).
-func landlockFeatures(abi int, scopingFixed bool) LandlockFeatures {
+func LandlockFeaturesOf(abi int, scopingFixed bool) LandlockFeatures {
 	return LandlockFeatures{
 		ABI:         abi,
 		Filesystem:  abi >= 1,

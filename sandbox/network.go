@@ -126,33 +126,3 @@ func (s Status) proxyGap() string {
 	}
 	return ""
 }
-
-// proxyFlags are h's --proxy-port flag.
-func proxyFlags(h helperArgs) []string {
-	if h.proxyPort == 0 {
-		return nil
-	}
-	return []string{"--proxy-port", fmt.Sprint(h.proxyPort)}
-}
-
-// parseProxyPort reads --proxy-port's value; -1 for what is not a port,
-// which validateProxy refuses.
-func parseProxyPort(s string) int {
-	var n int
-	if _, err := fmt.Sscanf(s, "%d", &n); err != nil || fmt.Sprint(n) != s || n < 1 || n > 65535 {
-		return -1
-	}
-	return n
-}
-
-// validateProxy refuses a proxy port that is not one, or one without
-// --no-network, where it would mean nothing and read as a restriction.
-func (h helperArgs) validateProxy() error {
-	switch {
-	case h.proxyPort < 0:
-		return fmt.Errorf("--proxy-port takes a port from 1 to 65535; %w", errHelperUsage)
-	case h.proxyPort > 0 && !h.noNetwork:
-		return fmt.Errorf("--proxy-port is for --no-network; %w", errHelperUsage)
-	}
-	return nil
-}

@@ -6,28 +6,6 @@ import (
 	"testing"
 )
 
-func TestProxyFlagsRoundTrip(t *testing.T) {
-	h := helperArgs{roots: []string{"/p"}, noNetwork: true, proxyPort: 3128, argv: []string{"/bin/sh"}}
-	got, err := parseHelperArgs(h.encode()[1:])
-	if err != nil || got.proxyPort != 3128 || !got.noNetwork {
-		t.Fatalf("parse(encode) = %+v, %v; want the proxy port back", got, err)
-	}
-}
-
-func TestProxyFlagsRefused(t *testing.T) {
-	for _, args := range [][]string{
-		{"--proxy-port", "3128", "--", "/bin/sh"},                  // without --no-network it would mean nothing
-		{"--no-network", "--proxy-port", "0", "--", "/bin/sh"},     // not a port
-		{"--no-network", "--proxy-port", "65536", "--", "/bin/sh"}, // not a port
-		{"--no-network", "--proxy-port", "+3128", "--", "/bin/sh"}, // not as written
-		{"--no-network", "--proxy-port", "3128x", "--", "/bin/sh"}, // not a number
-	} {
-		if _, err := parseHelperArgs(args); err == nil {
-			t.Errorf("parseHelperArgs(%q) took it", args)
-		}
-	}
-}
-
 func TestNetworkMode(t *testing.T) {
 	on := Spec{Network: true}
 	proxied := on.ThroughProxy(NetworkProxy{Port: 3128, Allowed: []string{"github.com"}, Ask: true})

@@ -101,8 +101,8 @@ func (s Status) namespaceLine() string {
 	return ""
 }
 
-// namespaceGaps are what does not hold for want of a mount namespace.
-func (s Status) namespaceGaps() []string {
+// NamespaceGaps are what does not hold for want of a mount namespace.
+func (s Status) NamespaceGaps() []string {
 	if s.Namespace != NamespaceNone || s.Landlock == nil {
 		return nil
 	}
@@ -113,10 +113,10 @@ func (s Status) namespaceGaps() []string {
 	}
 }
 
-// processGaps are what does not hold of a command's processes ending with
+// ProcessGaps are what does not hold of a command's processes ending with
 // its run: allowed to run on, or, without a PID namespace, ended by a
 // helper the command itself can kill.
-func (s Status) processGaps() []string {
+func (s Status) ProcessGaps() []string {
 	switch {
 	case s.Spec.Background:
 		return []string{"processes a command starts in the background (setsid, nohup, a daemon) run on after it (commandPolicy.sandbox.allowBackground), and can write in the roots, .git included, after what it wrote there was put back"}
@@ -148,8 +148,8 @@ func (s Status) Lines() []string {
 	lines = append(lines, s.readLines()...)
 	lines = append(lines, s.networkLines()...)
 	if s.Landlock != nil {
-		gaps := append(append(s.Landlock.Gaps(s.Spec.Network, s.Spec.UnixSockets), s.namespaceGaps()...), readGaps()...)
-		for _, g := range append(gaps, s.processGaps()...) {
+		gaps := append(append(s.Landlock.Gaps(s.Spec.Network, s.Spec.UnixSockets), s.NamespaceGaps()...), readGaps()...)
+		for _, g := range append(gaps, s.ProcessGaps()...) {
 			lines = append(lines, "not covered: "+g)
 		}
 	}
@@ -165,3 +165,21 @@ func plural(n int, noun string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
 }
+
+// Namespace says how the helper gets a private mount namespace, in which it
+// binds the protected paths that lie inside a root read-only.
+type Namespace string
+
+const (
+	// NamespaceAuto finds out once, by a probe, which of the others works.
+	NamespaceAuto Namespace = ""
+	// NamespaceMount unshares a mount namespace in the helper itself; it
+	// needs CAP_SYS_ADMIN (root).
+	NamespaceMount Namespace = "mount"
+	// NamespaceUser runs the command in a new user and mount namespace, as
+	// an unprivileged user can where the system allows it.
+	NamespaceUser Namespace = "user"
+	// NamespaceNone uses no namespace: a protected path inside a root stays
+	// writable, and the helper refuses to run if asked to protect one.
+	NamespaceNone Namespace = "none"
+)

@@ -1,14 +1,12 @@
 package sandbox
 
-// describeBackend adds what Landlock enforces here and which namespace the
-// helper gets: every command has one where it can be had, for the
-// read-only view of what lies outside the roots.
+// Describer is a backend that adds what it enforces here to the report
+// (sandbox/landlock: its features and the helper's namespace).
+type Describer interface{ Describe(*Status) }
+
+// describeBackend lets the backend describe itself.
 func describeBackend(st *Status, b Backend) {
-	l, ok := b.(*Landlock)
-	if !ok {
-		return
+	if d, ok := b.(Describer); ok {
+		d.Describe(st)
 	}
-	f := l.Features()
-	st.Landlock = &f
-	st.Namespace, st.NamespaceWhy = l.Namespace()
 }

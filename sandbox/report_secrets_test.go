@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/sandboxtest"
 )
 
 // TestReportSecrets: the report lists the secrets that exist, what
@@ -14,7 +15,7 @@ import (
 func TestReportSecrets(t *testing.T) {
 	dir := t.TempDir()
 	ssh := filepath.Join(dir, ".ssh")
-	mkdirs(t, ssh)
+	sandboxtest.Mkdirs(t, ssh)
 	st := sandbox.Status{Backend: "landlock", DroppedEnv: []string{"OPENAI_API_KEY", "SSH_AUTH_SOCK"}, Spec: sandbox.Spec{
 		Roots: []string{"/p"}, Network: true,
 		DenyRead:   []string{ssh, filepath.Join(dir, ".aws")},

@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/wisp-sh/wisp/sandbox/sandboxtest"
 	"github.com/wisp-sh/wisp/sandbox/seatbelt"
 )
 
@@ -20,7 +21,7 @@ func pathExists(p string) bool {
 // each is found.
 func fakeTools(t *testing.T, dir string, tools ...string) string {
 	t.Helper()
-	mkdirs(t, dir)
+	sandboxtest.Mkdirs(t, dir)
 	for _, tool := range tools {
 		if err := os.WriteFile(filepath.Join(dir, tool), []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
@@ -84,11 +85,11 @@ func TestNewSpecMakesNothingInAnotherHome(t *testing.T) {
 func TestNewSpecPackageCaches(t *testing.T) {
 	l := newLayout(t)
 	b := l.base
-	mkdirs(t, b+"/npm-env", b+"/npm-rc", b+"/pnpm/store", b+"/yarn", b+"/bun", b+"/uv", b+"/pip", b+"/poetry",
+	sandboxtest.Mkdirs(t, b+"/npm-env", b+"/npm-rc", b+"/pnpm/store", b+"/yarn", b+"/bun", b+"/uv", b+"/pip", b+"/poetry",
 		l.home+"/.bun/install/cache", l.home+"/.yarn/berry/cache", l.home+"/.npm")
 	// The npmrc is read where npm_config_userconfig puts it: ~/.npmrc is a
 	// secret, which NewSpec refuses inside the temporary folders' roots.
-	writeFile(t, b+"/npmrc", "; a comment\n//registry.npmjs.org/:_authToken=secret\ncache = ~/../npm-rc\n")
+	sandboxtest.WriteFile(t, b+"/npmrc", "; a comment\n//registry.npmjs.org/:_authToken=secret\ncache = ~/../npm-rc\n")
 	for _, tc := range []struct {
 		name string
 		vars map[string]string
@@ -126,8 +127,8 @@ func TestNewSpecPackageCaches(t *testing.T) {
 // rest of its home (and Cargo's bin and config) not.
 func TestNewSpecRustup(t *testing.T) {
 	l := newLayout(t)
-	mkdirs(t, l.home+"/.rustup/toolchains", l.home+"/.cargo/bin")
-	writeFile(t, l.home+"/.rustup/settings.toml", "version = \"12\"\n")
+	sandboxtest.Mkdirs(t, l.home+"/.rustup/toolchains", l.home+"/.cargo/bin")
+	sandboxtest.WriteFile(t, l.home+"/.rustup/settings.toml", "version = \"12\"\n")
 	spec := mustSpec(t, l.options("linux", nil))
 	for _, w := range []string{"settings.toml", "toolchains", "downloads", "tmp", "update-hashes"} {
 		if !slices.Contains(spec.Roots, l.home+"/.rustup/"+w) {

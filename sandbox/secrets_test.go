@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/sandboxtest"
 )
 
 // outsideTempHome is a home outside every temporary folder (which are
@@ -49,7 +50,7 @@ func secretsOptions(home, proj string) sandbox.SpecOptions {
 func TestNewSpecDenyRead(t *testing.T) {
 	home := outsideTempHome(t)
 	proj := filepath.Join(home, "src", "app")
-	mkdirs(t, proj, filepath.Join(home, ".ssh"), filepath.Join(home, "vault-real"))
+	sandboxtest.Mkdirs(t, proj, filepath.Join(home, ".ssh"), filepath.Join(home, "vault-real"))
 	if err := os.Symlink(filepath.Join(home, "vault-real"), filepath.Join(home, "vault")); err != nil {
 		t.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func TestNewSpecDenyRead(t *testing.T) {
 // is listed as not covered.
 func TestNewSpecSecretInRootRefused(t *testing.T) {
 	home := outsideTempHome(t)
-	mkdirs(t, filepath.Join(home, ".ssh"))
+	sandboxtest.Mkdirs(t, filepath.Join(home, ".ssh"))
 	_, err := sandbox.NewSpec(secretsOptions(home, home))
 	var re *sandbox.ReadError
 	if !errors.As(err, &re) || !errors.Is(err, sandbox.ErrSecretInRoot) {

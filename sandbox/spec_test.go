@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/sandboxtest"
 )
 
 // layout is a scratch home and project, real folders with real links.
@@ -22,17 +23,8 @@ func newLayout(t *testing.T) layout {
 		t.Fatal(err)
 	}
 	l := layout{base: base, home: base + "/home", proj: base + "/home/src/app", wisp: base + "/home/.wisp"}
-	mkdirs(t, l.proj, l.wisp)
+	sandboxtest.Mkdirs(t, l.proj, l.wisp)
 	return l
-}
-
-func mkdirs(t testing.TB, dirs ...string) {
-	t.Helper()
-	for _, d := range dirs {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 func envOf(vars map[string]string) func(string) string {
@@ -54,7 +46,7 @@ func mustSpec(t *testing.T, o sandbox.SpecOptions) sandbox.Spec {
 
 func TestNewSpecLinuxRoots(t *testing.T) {
 	l := newLayout(t)
-	mkdirs(t, l.base+"/tmpdir", l.home+"/.cache/go-build", l.home+"/.cargo/registry", l.home+"/go/pkg/mod")
+	sandboxtest.Mkdirs(t, l.base+"/tmpdir", l.home+"/.cache/go-build", l.home+"/.cargo/registry", l.home+"/go/pkg/mod")
 	spec := mustSpec(t, l.options("linux", map[string]string{"TMPDIR": l.base + "/tmpdir"}))
 	// With ~/.cargo there, its missing git folder and lock files are made.
 	for _, made := range []string{"/.cargo/git", "/.cargo/.package-cache", "/.cargo/.package-cache-mutate", "/.cargo/.global-cache"} {
@@ -81,7 +73,7 @@ func TestNewSpecLinuxRoots(t *testing.T) {
 func TestNewSpecDarwinRoots(t *testing.T) {
 	l := newLayout(t)
 	userDir := l.base + "/var/folders/x1/abc"
-	mkdirs(t, userDir+"/T", l.home+"/Library/Caches/go-build", l.home+"/.cache")
+	sandboxtest.Mkdirs(t, userDir+"/T", l.home+"/Library/Caches/go-build", l.home+"/.cache")
 	spec := mustSpec(t, l.options("darwin", map[string]string{"TMPDIR": userDir + "/T/"}))
 	for _, want := range []string{userDir + "/T", userDir, l.home + "/Library/Caches", l.home + "/Library/Caches/go-build", l.home + "/.cache"} {
 		if !slices.Contains(spec.Roots, want) {
@@ -95,7 +87,7 @@ func TestNewSpecDarwinRoots(t *testing.T) {
 
 func TestNewSpecGoCaches(t *testing.T) {
 	l := newLayout(t)
-	mkdirs(t, l.base+"/mod", l.base+"/build", l.base+"/gp1/pkg/mod", l.home+"/.config/go", l.base+"/fromfile")
+	sandboxtest.Mkdirs(t, l.base+"/mod", l.base+"/build", l.base+"/gp1/pkg/mod", l.home+"/.config/go", l.base+"/fromfile")
 	for _, tc := range []struct {
 		name      string
 		vars      map[string]string
@@ -129,7 +121,7 @@ func TestNewSpecGoCaches(t *testing.T) {
 
 func TestNewSpecRealpaths(t *testing.T) {
 	l := newLayout(t)
-	mkdirs(t, l.base+"/real-shared")
+	sandboxtest.Mkdirs(t, l.base+"/real-shared")
 	link := l.base + "/link-to-app"
 	mustSymlink(t, l.proj, link)
 	mustSymlink(t, l.base+"/real-shared", l.home+"/shared")
@@ -198,8 +190,8 @@ func TestNewSpecRefuses(t *testing.T) {
 func TestNewSpecProtectsGit(t *testing.T) {
 	l := newLayout(t)
 	git := l.proj + "/.git"
-	mkdirs(t, git+"/hooks", git+"/objects")
-	writeFile(t, git+"/config", "[core]\n\thooksPath = .githooks\n")
+	sandboxtest.Mkdirs(t, git+"/hooks", git+"/objects")
+	sandboxtest.WriteFile(t, git+"/config", "[core]\n\thooksPath = .githooks\n")
 	spec := mustSpec(t, l.options("linux", nil))
 	for _, want := range []string{l.wisp, git + "/hooks", git + "/config", l.proj + "/.githooks"} {
 		if !slices.Contains(spec.Protected, want) {
@@ -222,10 +214,10 @@ func TestNewSpecProtectsLinkedWorktree(t *testing.T) {
 	l := newLayout(t)
 	main := l.base + "/main-repo/.git"
 	wt := main + "/worktrees/app"
-	mkdirs(t, main+"/hooks", wt)
-	writeFile(t, l.proj+"/.git", "gitdir: "+wt+"\n")
-	writeFile(t, wt+"/commondir", "../..\n")
-	writeFile(t, wt+"/config.worktree", "")
+	sandboxtest.Mkdirs(t, main+"/hooks", wt)
+	sandboxtest.WriteFile(t, l.proj+"/.git", "gitdir: "+wt+"\n")
+	sandboxtest.WriteFile(t, wt+"/commondir", "../..\n")
+	sandboxtest.WriteFile(t, wt+"/config.worktree", "")
 	spec := mustSpec(t, l.options("linux", nil))
 	for _, want := range []string{wt + "/hooks", wt + "/config", wt + "/config.worktree", main + "/hooks", main + "/config"} {
 		if !slices.Contains(spec.Protected, want) {
@@ -239,7 +231,7 @@ func TestNewSpecProtectsLinkedWorktree(t *testing.T) {
 // otherwise swap.
 func TestNewSpecProtectsBothFormsOfALinkedHome(t *testing.T) {
 	l := newLayout(t)
-	mkdirs(t, l.base+"/elsewhere")
+	sandboxtest.Mkdirs(t, l.base+"/elsewhere")
 	mustSymlink(t, l.base+"/elsewhere", l.proj+"/wisp-home")
 	o := l.options("linux", nil)
 	o.WispHome = l.proj + "/wisp-home"
@@ -254,7 +246,7 @@ func TestNewSpecProtectsBothFormsOfALinkedHome(t *testing.T) {
 // makes in the home are roots_test.go's.
 func TestNewSpecCreatesNothing(t *testing.T) {
 	l := newLayout(t)
-	mkdirs(t, l.proj+"/.git/hooks")
+	sandboxtest.Mkdirs(t, l.proj+"/.git/hooks")
 	before := listTree(t, l.proj)
 	mustSpec(t, l.options("linux", nil))
 	if after := listTree(t, l.proj); !slices.Equal(before, after) {
@@ -273,13 +265,6 @@ func listTree(t *testing.T, dir string) []string {
 		t.Fatal(err)
 	}
 	return out
-}
-
-func writeFile(t testing.TB, path, data string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // A root that becomes a repository during a session (git init) has its

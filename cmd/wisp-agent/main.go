@@ -15,6 +15,7 @@ import (
 	"github.com/wisp-sh/wisp/internal/launch"
 	_ "github.com/wisp-sh/wisp/internal/netproxy/httpproxy" // the network proxy's HTTP front, which the lean wisp leaves out
 	"github.com/wisp-sh/wisp/sandbox"
+	_ "github.com/wisp-sh/wisp/sandbox/landlock" // Linux's backend registers itself, and the helper's entry
 )
 
 func main() {

@@ -2,8 +2,9 @@
 // `wisp-sandbox __sandbox-exec [flags] -- ARGV` to confine one command (or,
 // with --serve, every command of a session) under Landlock, and nothing
 // else starts it. It is the helper wisp itself would be when run again,
-// in an executable of its own that links only the sandbox package, so
-// that its start costs what a Go program that does nothing costs.
+// in an executable of its own that links only the sandbox front and
+// sandbox/landlock, so that its start costs what a Go program that does
+// nothing costs.
 // Installed beside wisp; wisp verifies it before it runs it.
 package main
 
@@ -12,6 +13,7 @@ import (
 	"os"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	_ "github.com/wisp-sh/wisp/sandbox/landlock" // Linux's backend registers itself, and the helper's entry
 )
 
 func main() {

@@ -17,6 +17,7 @@ import (
 	"github.com/wisp-sh/wisp/internal/cli"
 	"github.com/wisp-sh/wisp/internal/launch"
 	"github.com/wisp-sh/wisp/sandbox"
+	_ "github.com/wisp-sh/wisp/sandbox/landlock" // Linux's backend registers itself, and the helper's entry
 )
 
 func main() {

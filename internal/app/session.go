@@ -14,6 +14,7 @@ import (
 	"github.com/wisp-sh/wisp/pending"
 	"github.com/wisp-sh/wisp/policy"
 	"github.com/wisp-sh/wisp/sandbox"
+	_ "github.com/wisp-sh/wisp/sandbox/landlock" // Linux's backend registers itself, and the helper's entry
 )
 
 // SessionOptions are the flags that change how commands run.

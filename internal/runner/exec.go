@@ -35,7 +35,7 @@ type execSpec struct {
 	servedArgv   []string // the unwrapped command line for server
 	serverFailed func()
 	// supervised is set when the sandbox helper stays as the command's
-	// parent and ends every process it leaves (sandbox.WithReport): the
+	// parent and ends every process it leaves (landlock.WithReport): the
 	// time limit's SIGTERM goes to the helper, which passes it to every
 	// one of them, even those that left the group.
 	supervised bool

@@ -6,7 +6,7 @@ import (
 	"os"
 	"time"
 
-	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/landlock"
 )
 
 // reportPipe is the pipe on which the sandbox helper, staying as the
@@ -17,7 +17,7 @@ type reportPipe struct{ r, w *os.File }
 // supervise asks the helper for its report, when spec runs the Linux
 // sandbox helper and background processes are not allowed.
 func (spec *execSpec) supervise() (*reportPipe, error) {
-	argv := sandbox.WithReport(spec.argv)
+	argv := landlock.WithReport(spec.argv)
 	if len(argv) == len(spec.argv) {
 		return nil, nil
 	}
@@ -52,7 +52,7 @@ func (p *reportPipe) read() int {
 	}
 	_ = p.r.SetReadDeadline(time.Now().Add(time.Second))
 	data, _ := io.ReadAll(io.LimitReader(p.r, 64))
-	n, _ := sandbox.ReadReport(data)
+	n, _ := landlock.ReadReport(data)
 	return n
 }
 

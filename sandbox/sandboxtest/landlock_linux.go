@@ -8,6 +8,7 @@ import (
 
 	"github.com/wisp-sh/wisp/internal/testenv"
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/landlock"
 )
 
 // Executable is the test binary, which Main turns into the helper.
@@ -22,16 +23,16 @@ func Executable(t testing.TB) string {
 
 // NewLandlock returns the backend with exe as wisp's executable, or skips
 // (fails under WISP_REQUIRE_KERNEL=1) where Landlock is missing.
-func NewLandlock(t testing.TB, exe string, ns sandbox.Namespace) *sandbox.Landlock {
+func NewLandlock(t testing.TB, exe string, ns sandbox.Namespace) *landlock.Landlock {
 	t.Helper()
-	l, err := sandbox.NewLandlock(exe, ns)
+	l, err := landlock.NewLandlock(exe, ns)
 	testenv.NeedKernel(t, err == nil, "Landlock is not available here")
 	return l
 }
 
 // LandlockOptions are the suite's options for l: what it cannot enforce
 // here, from its own report, and the test binary as the probe.
-func LandlockOptions(t testing.TB, l *sandbox.Landlock) Options {
+func LandlockOptions(t testing.TB, l *landlock.Landlock) Options {
 	f := l.Features()
 	ns, _ := l.Namespace()
 	return Options{

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/wisp-sh/wisp/sandbox"
+	_ "github.com/wisp-sh/wisp/sandbox/landlock" // Linux's backend registers itself, and the helper's entry
 	_ "github.com/wisp-sh/wisp/sandbox/seatbelt" // macOS's backend registers itself with sandbox.Detect
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/wisp-sh/wisp/internal/app"
 
-	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/landlock"
 )
 
 // doctorAppArmor is `wisp doctor`'s apparmor line: where AppArmor
@@ -31,5 +31,5 @@ func doctorAppArmor(f *app.Factory, homeErr error) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("find wisp's own binary: %w", err)
 	}
-	return sandbox.DetectUsernsRestriction(st).Doctor(st, exe)
+	return landlock.DetectUsernsRestriction(st).Doctor(st, exe)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/wisp-sh/wisp/internal/testenv"
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/landlock"
 	"github.com/wisp-sh/wisp/sandbox/sandboxtest"
 )
 
@@ -44,7 +45,7 @@ func unprivilegedSuite(t *testing.T) {
 	none := sandboxtest.NewLandlock(t, sandboxtest.Executable(t), sandbox.NamespaceNone)
 	for _, tc := range []struct {
 		name           string
-		l              *sandbox.Landlock
+		l              *landlock.Landlock
 		useAttr, serve bool
 	}{
 		{"auto", auto, false, false},

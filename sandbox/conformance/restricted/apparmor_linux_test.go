@@ -8,6 +8,7 @@ import (
 
 	"github.com/wisp-sh/wisp/internal/testenv"
 	"github.com/wisp-sh/wisp/sandbox"
+	"github.com/wisp-sh/wisp/sandbox/landlock"
 	"github.com/wisp-sh/wisp/sandbox/sandboxtest"
 )
 
@@ -39,7 +40,7 @@ func TestUsernsRestrictedByAppArmor(t *testing.T) {
 	if st.Err != nil {
 		t.Fatalf("report: %v", st.Err)
 	}
-	r := sandbox.DetectUsernsRestriction(st)
+	r := landlock.DetectUsernsRestriction(st)
 	if !r.Restricted || !strings.HasPrefix(r.How, "AppArmor is enabled and the helper could make no user namespace") || r.ProfileLoaded {
 		t.Fatalf("detection: %+v, want restricted by the failed probe, with no profile loaded", r)
 	}
