@@ -51,8 +51,8 @@ const (
 	RefusalGuess         = "guess"
 )
 
-// PolicyDecision is the operator's lists' verdict on a line (ADR 0009), and
-// what an outsideSandbox request came to (ADR 0064 item 11).
+// PolicyDecision is the operator's lists' verdict on a line (docs/decisions.md, D4), and
+// what an outsideSandbox request came to (docs/decisions.md, D22).
 type PolicyDecision struct {
 	Origin  string   `json:"origin"` // "model" or "person"
 	Command string   `json:"command"`
@@ -104,7 +104,7 @@ func (ApprovalPending) EventName() string { return EventApprovalPending }
 
 // ApprovalDecided is how a request ended: approve, deny, expired, withdrawn
 // or refused. DowngradedFrom keeps the scope a face asked for when the gate
-// took it as once (ADR 0064 item 5).
+// took it as once (docs/decisions.md, D17).
 type ApprovalDecided struct {
 	ID             string `json:"id"`
 	Command        string `json:"command"`
@@ -132,7 +132,7 @@ type AnswerRefused struct {
 func (AnswerRefused) EventName() string { return EventAnswerRefused }
 
 // CommandTyped is a command the person typed after ! or !! in chat.
-// SandboxRefused is true for the refusal verdicts refused and guess (ADR 0054).
+// SandboxRefused is true for the refusal verdicts refused and guess (docs/decisions.md, D11).
 type CommandTyped struct {
 	Command        string   `json:"command"`
 	OutsideSandbox bool     `json:"outsideSandbox,omitempty"`

@@ -33,7 +33,7 @@ type Filed struct {
 // version, a fresh id (unless req names one: the gate passes the id its
 // audit events carry, so the log and `wisp approvals` share one id), the requester (this process), requestedAt, and
 // expiresAt (the channel's Timeout later), and holds an outside-sandbox
-// request to ADR 0064's rules: kind and flag both set, scopes ["once"],
+// request to the rules of decisions D16 and D17: kind and flag both set, scopes ["once"],
 // OutsideReason first among the reasons, moderate at least. A command
 // request that names no scopes offers AllScopes.
 //
@@ -86,7 +86,7 @@ func (c *Channel) complete(req Request) (Request, error) {
 	return req, nil
 }
 
-// outsideRules makes req an outside-sandbox request by ADR 0064's rules.
+// outsideRules makes req an outside-sandbox request by the rules of decisions D16 and D17.
 func outsideRules(req Request) Request {
 	req.Kind, req.OutsideSandbox = KindOutsideSandbox, true
 	req.Scopes = []string{ScopeOnce}

@@ -69,7 +69,7 @@ func TestFileFormatsMatchTheContractsExamples(t *testing.T) {
 	golden(t, "answer.json", written)
 }
 
-// File holds an outside-sandbox request to ADR 0064's rules, whatever its
+// File holds an outside-sandbox request to the rules of decisions D16 and D17, whatever its
 // caller asked.
 func TestFileHoldsOutsideSandboxRequestsToTheRules(t *testing.T) {
 	c := New(pendingDir(t))

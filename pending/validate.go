@@ -72,7 +72,7 @@ func checkRequestText(r Request) error {
 	return nil
 }
 
-// checkRequestKind holds ADR 0064's rules: an outside-sandbox request says
+// checkRequestKind holds the rules of decisions D16 and D17: an outside-sandbox request says
 // so twice (kind and flag), names the danger first, and is moderate at least.
 func checkRequestKind(r Request) error {
 	switch {

@@ -15,7 +15,7 @@ func defaultPolicy(t testing.TB) *Policy {
 }
 
 // deniedByDefault lists lines the default list refuses, by the rule that
-// must refuse them: the forms of ADRs 0009 and 0054, and spellings that try
+// must refuse them: the forms of decisions D4 and D6, and spellings that try
 // to hide them.
 var deniedByDefault = map[string][]string{
 	"sudo": {
@@ -82,7 +82,7 @@ var deniedByDefault = map[string][]string{
 		"wisp facts keep 3", "wisp facts drop 3", "FOO=1 wisp facts drop 3", "wisp-agent facts keep 3",
 	},
 	"nested-wisp": {
-		// The forms ADR 0054 lists.
+		// The forms decision D6 lists.
 		"wisp respond", "wisp chat", "wisp mcp", `wisp "prompt"`, `wisp -m system "prompt"`,
 		"harness/.build/debug/wisp respond", "cd x && wisp respond",
 		// After env, exec, nohup, command, builtin, VAR=value, by any path.
@@ -104,7 +104,7 @@ var deniedByDefault = map[string][]string{
 // allowedByDefault lists lines the default list lets through (their risk is
 // another matter).
 var allowedByDefault = []string{
-	// ADR 0054: wisp that starts no agent, and mentions of wisp.
+	// Decision D6: wisp that starts no agent, and mentions of wisp.
 	"wisp --version", "wisp doctor", "wisp logs", "wisp logs --json", `wisp config set model.name "granite 8b"`,
 	"wisp", "grep wisp README.md", `echo "wisp chat"`, "wisp approvals pending", "wisp approvals", "wisp facts",
 	"wisp policy check -- ls", "man wisp", "wisp help chat", "cat wisp.md", "git log --grep wisp", "wispy respond",

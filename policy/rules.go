@@ -85,9 +85,9 @@ const (
 	shellProgram = `(?:\S*/)?(?:sh|bash|dash|zsh|ksh|mksh|ash|fish|csh|tcsh)`
 )
 
-// defaultRuleText always applies, before the configured ones. They follow ADR
-// 0009 (sudo, rm -rf /, piping into a shell, filesystem creation, dd to a
-// device), 0046 and 0048 (wisp approvals and facts), and 0054 (a nested
+// defaultRuleText always applies, before the configured ones. They follow docs/decisions.md: D4
+// (sudo, rm -rf /, piping into a shell, filesystem creation, dd to a
+// device), D5 (wisp approvals and facts), and D6 (a nested
 // wisp agent).
 var defaultRuleText = []Rule{
 	{

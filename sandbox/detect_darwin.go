@@ -22,7 +22,7 @@ var nested struct {
 }
 
 // Nested reports whether wisp itself runs inside another Seatbelt sandbox,
-// which refuses a nested profile (0009): found once per process by running
+// which refuses a nested profile (docs/decisions.md, D2): found once per process by running
 // a profile that allows everything, never from a user command's output.
 // Nested, commands run plainly under the outer sandbox.
 func Nested() bool {

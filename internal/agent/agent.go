@@ -304,7 +304,7 @@ func (a *Agent) record(r Record) {
 }
 
 // noticeGate says, before the command starts, that a model's command was
-// approved to run outside the sandbox (plain chat's note, 0064 item 7).
+// approved to run outside the sandbox (plain chat's note, decision D19).
 type noticeGate struct {
 	inner runner.Gate
 	face  Face

@@ -1,7 +1,7 @@
 // Package agent is wisp's agent, apart from any face: the loop that sends
 // a person's message to the model, streams its words and runs its tool
 // calls (the model's tools are package tools) until it answers; the lines
-// a person types after ! and !! (record 0064's amendment), parsed and run;
+// a person types after ! and !! (docs/decisions.md, D25), parsed and run;
 // the thread records under wisp's home, written, listed, read and resumed;
 // the system prompt with the project's AGENTS.md; and the bounded context
 // (old outputs shortened, old turns summarised).

@@ -12,7 +12,7 @@ import (
 
 // personNotes are the · lines a person reads under a command: how it
 // ended when that is not plain success, what the sandbox refused, what
-// the lists blocked (0064 amendment item 3's "· blocked by policy: …").
+// the lists blocked (decision D26's "· blocked by policy: …").
 func personNotes(res runner.Result) []string {
 	if !res.Ran {
 		return []string{notRunNote(res)}
@@ -51,7 +51,7 @@ func notRunNote(res runner.Result) string {
 }
 
 // outsideApprovedNote is plain chat's note for a model's command approved
-// to run outside the sandbox (0064 item 7).
+// to run outside the sandbox (docs/decisions.md, D19).
 func outsideApprovedNote(line, dir string) string {
 	return fmt.Sprintf("run %s OUTSIDE THE SANDBOX, this once, in %s", render.Line(line), render.Line(dir))
 }

@@ -15,8 +15,8 @@ const nothingToRun = "· nothing to run: type a command after ! to run it in the
 // RunTyped runs a command the person typed: origin person, so no risk
 // check, no approval and no time limit, but the operator's lists and (for
 // !) the sandbox. A !! line the lists allow and that will really leave the
-// sandbox is marked in the danger colour before it starts (0064 amendment
-// item 5). The model is told what the person ran, and the thread keeps it.
+// sandbox is marked in the danger colour before it starts (docs/decisions.md,
+// D27). The model is told what the person ran, and the thread keeps it.
 // Stopping ctx (Ctrl-C) ends the command's process group.
 func (a *Agent) RunTyped(ctx context.Context, t Typed) error {
 	if t.Command == "" {

@@ -51,7 +51,7 @@ type Record struct {
 }
 
 // PersonCommand is a command the person typed. OutsideSandbox is written
-// only when true (0064 amendment item 7), so records from before !! read
+// only when true (docs/decisions.md, D29), so records from before !! read
 // the same.
 type PersonCommand struct {
 	Command        string `json:"command"`

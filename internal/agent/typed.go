@@ -12,7 +12,7 @@ type Typed struct {
 	OutsideSandbox bool
 }
 
-// ParseTyped reads a line as record 0064's amendment (item 1) says: a line
+// ParseTyped reads a line as decision D25 says: a line
 // that starts with the two marks together, !!, is a command the person
 // runs outside the sandbox, what follows trimmed (!!x and !! x alike); a
 // line that starts with one ! is a command run in the sandbox. Only the

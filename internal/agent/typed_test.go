@@ -2,7 +2,7 @@ package agent
 
 import "testing"
 
-// The parsing of record 0064's amendment, item 1, exactly.
+// The parsing of decision D25, exactly.
 func TestParseTyped(t *testing.T) {
 	for _, tc := range []struct {
 		line    string

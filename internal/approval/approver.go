@@ -44,7 +44,7 @@ type Approver interface {
 	Name() string
 	// AsksAPerson is false for approvers that answer by themselves (--yes,
 	// non-interactive respond); they can never answer an outside-sandbox
-	// request (0064 item 6).
+	// request (docs/decisions.md, D18).
 	AsksAPerson() bool
 	Ask(ctx context.Context, req Request) (Answer, error)
 }

@@ -1,6 +1,6 @@
 // Package approval owns the gate: which commands ask a person (risk levels
 // against approval.threshold), what stays approved (the session's memory
-// and approvals.json), the rules of record 0064 for a request to run outside
+// and approvals.json), the rules of decisions D14 to D24 for a request to run outside
 // the sandbox, and the Approver interface with its kinds (terminal,
 // out-of-band, auto, denying). When several approvers can ask, they ask at
 // once; the first answer wins and the others are withdrawn.
@@ -31,7 +31,7 @@ type Gate struct {
 	Audit     *audit.Logger
 	// Project is the project root that project approvals are keyed by.
 	Project string
-	// NoPersonWhy replaces the end of 0064 item 6's refusal for a face that
+	// NoPersonWhy replaces the end of decision D18's refusal for a face that
 	// knows better why nobody can be asked (MCP: the client cannot ask).
 	NoPersonWhy string
 }
@@ -173,7 +173,7 @@ func (g *Gate) eligible(req Request) []Approver {
 	return out
 }
 
-// refuseNoPerson is 0064 item 6: no one to ask, no run.
+// refuseNoPerson is decision D18: no one to ask, no run.
 func (g *Gate) refuseNoPerson(req Request) runner.Clearance {
 	why := "no one can be asked here"
 	for _, a := range g.Approvers {
@@ -259,7 +259,7 @@ func newID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// DowngradeNote is 0064 item 5's wording for a scope taken as once.
+// DowngradeNote is decision D17's wording for a scope taken as once.
 func DowngradeNote(asked Scope, line string) string {
 	return fmt.Sprintf("approved once, outside the sandbox (%s is taken as once): %s", asked, strings.TrimSpace(line))
 }

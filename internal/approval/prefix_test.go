@@ -114,7 +114,7 @@ func TestGateKeepsAndUsesAPrefix(t *testing.T) {
 	assertAudited(t, home, `"by":"held prefix"`)
 }
 
-// TestOutsideSandboxIsNeverCoveredByAPrefix: 0064 holds at every
+// TestOutsideSandboxIsNeverCoveredByAPrefix: decision D16 holds at every
 // threshold, whatever is held.
 func TestOutsideSandboxIsNeverCoveredByAPrefix(t *testing.T) {
 	person := &scripted{name: "terminal", person: true, answer: Answer{Approve: true, Scope: Always, Prefix: true, By: "terminal"}}

@@ -31,7 +31,7 @@ type Threshold struct {
 
 // ResolveThreshold returns the threshold that applies: the one the operator
 // set, always as set, or else the default for how commands run. Outside-
-// sandbox requests ask every time whatever it returns (record 0064).
+// sandbox requests ask every time whatever it returns (docs/decisions.md, D16).
 func ResolveThreshold(set string, c Confinement) Threshold {
 	if set != "" {
 		return Threshold{set, fmt.Sprintf("approval.threshold is set to %s", set)}

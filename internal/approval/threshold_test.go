@@ -63,7 +63,7 @@ func TestResolvedDefaultAsksByLevel(t *testing.T) {
 	}
 }
 
-// Record 0064 is unchanged by the default: a request to run outside the
+// Decision D16 is unchanged by the default: a request to run outside the
 // sandbox asks a person every time, whatever threshold applies, low lines
 // and held lines included.
 func TestOutsideAsksUnderEveryResolvedThreshold(t *testing.T) {

@@ -87,8 +87,8 @@ func (a *Approvals) run(args []string) []string {
 	return []string{"· usage: /approvals, /approvals approve ID [once|session|project|always], /approvals deny ID"}
 }
 
-// list shows what waits, an outside-sandbox request marked as one (0064
-// item 7), and the held approvals.
+// list shows what waits, an outside-sandbox request marked as one (docs/decisions.md,
+// D19), and the held approvals.
 func (a *Approvals) list() []string {
 	var out []string
 	waiting, err := a.Channel.List()

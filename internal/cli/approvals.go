@@ -74,7 +74,7 @@ func IsTerminal(s any) bool {
 // printPending is the table. Its SANDBOX column says, terminal or not,
 // whether a request would run confined or OUTSIDE the sandbox, so a script
 // reading it piped never loses that. On a terminal an outside-sandbox line
-// is also prefixed OUTSIDE THE SANDBOX: (0064 item 7); piped, the command
+// is also prefixed OUTSIDE THE SANDBOX: (docs/decisions.md, D19); piped, the command
 // column stays the command.
 func printPending(w io.Writer, list []pending.Pending, now time.Time, tty bool) error {
 	if len(list) == 0 {
@@ -248,7 +248,7 @@ func everFiled(f *app.Factory, ref string) (string, error) {
 	return found, err
 }
 
-// answerSummary echoes what was decided, with 0064 item 5's wording for a
+// answerSummary echoes what was decided, with decision D17's wording for a
 // scope taken as once.
 func answerSummary(r pending.Request, ans pending.Answer, asked string) string {
 	switch {

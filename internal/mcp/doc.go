@@ -7,8 +7,8 @@
 // Nothing here approves a command by itself. A tool call carries no answer
 // (the tools' arguments are checked strictly), a question goes to the
 // client's person through elicitation or to the pending channel, and an
-// outside-sandbox request is answered only by a person (record 0064, items
-// 4 to 7). A client that cannot ask a person is told so.
+// outside-sandbox request is answered only by a person (docs/decisions.md, D16 to
+// D19). A client that cannot ask a person is told so.
 //
 // It imports tools, approval, runner and the MCP Go SDK; only cmd/wisp
 // imports it.

@@ -128,7 +128,7 @@ func checkOutsideDialog(t *testing.T, e elicitation, line, dir string) {
 	s := e.RequestedSchema
 	if s.Title != "wisp: run OUTSIDE the sandbox? (moderate risk)" || s.Type != "object" ||
 		s.Properties == nil || len(s.Properties) != 0 || len(s.Required) != 0 {
-		t.Errorf("the outside-sandbox form is not an empty schema titled as 0064 says: %+v", s)
+		t.Errorf("the outside-sandbox form is not an empty schema titled as decision D19 says: %+v", s)
 	}
 	want := "Command to run OUTSIDE the sandbox, this once:\n  " + line + "\nin " + dir + "\n· " + pending.OutsideReason + "\n"
 	if !strings.HasPrefix(e.Message, want) {

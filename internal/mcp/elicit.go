@@ -11,7 +11,7 @@ import (
 )
 
 // Elicitation asks the person through the MCP client that made the call,
-// with an elicitation form (record 0064 item 7's MCP dialog). It asks only
+// with an elicitation form (decision D19's MCP dialog). It asks only
 // a client that declared form elicitation; any other cannot ask, and the
 // gate says so (NoPersonWhy).
 type Elicitation struct{}
@@ -22,7 +22,7 @@ var _ approval.Approver = Elicitation{}
 const ElicitationName = "mcp elicitation"
 
 // The reasons of a "no" that was not a decline, told apart in the
-// result and in approval.decided (0064: decline and cancel differ).
+// result and in approval.decided (docs/decisions.md, D19: decline and cancel differ).
 const (
 	DeclinedReason  = "the person declined it in the MCP client"
 	CancelledReason = "the person dismissed the question in the MCP client without answering"
@@ -73,7 +73,7 @@ func canElicit(ss *sdk.ServerSession) bool {
 
 // answer reads the client's result. An accepted outside-sandbox request
 // passes on any scope the client sent, so the gate takes it as once and
-// audits what was asked (0064 item 5).
+// audits what was asked (docs/decisions.md, D17).
 func answer(res *sdk.ElicitResult) approval.Answer {
 	switch res.Action {
 	case "accept":

@@ -8,7 +8,7 @@ import (
 )
 
 // --yes approves what may be approved without a person, never a run
-// outside the sandbox (record 0009, 0064 item 6).
+// outside the sandbox (docs/decisions.md, D18).
 func TestYesNeverAnswersOutsideTheSandbox(t *testing.T) {
 	w := newWorld(t)
 	target := filepath.Join(w.outside, "never")

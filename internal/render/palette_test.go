@@ -33,7 +33,7 @@ func TestPalettesDefineEveryColour(t *testing.T) {
 	}
 }
 
-// The colours record 0064's amendment names, as it names them.
+// The colours decision D28 names, as it names them.
 func TestPalettesKeepTheNamedColours(t *testing.T) {
 	for _, p := range []Palette{Dark, Light} {
 		for name, got := range map[string][2]string{

@@ -87,7 +87,7 @@ func execute(ctx context.Context, spec execSpec) (execResult, error) {
 		spec.serverFailed()
 		if !errors.Is(err, sandbox.ErrNotStarted) {
 			// It may have started before the helper went: never launch a
-			// command twice (record 0009).
+			// command twice (docs/decisions.md, D2).
 			return execResult{}, fmt.Errorf("the sandbox helper ended before saying whether the command started, so it is not run again: %w", err)
 		}
 		// It certainly did not run: the per-command helper runs it, still confined.

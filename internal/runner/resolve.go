@@ -1,6 +1,6 @@
 package runner
 
-// Wording of records 0064 (items 3, 9; amendment items 3, 4): the product's
+// Wording of decisions D15, D21 and D26 (docs/decisions.md): the product's
 // text, shown to the model and to the person.
 const (
 	switchOffModel = "running outside the sandbox is turned off here (commandPolicy.sandbox.allowOutsideSandbox is false); " +
@@ -16,7 +16,7 @@ const (
 
 	ranOutsideLine      = "sandbox: ran outside the sandbox, as the person approved, this once"
 	ranOutsideTypedLine = "sandbox: ran outside the sandbox, as the person typed it"
-	// OutsideTypedNote marks a person's !! line before it runs (0064 amendment item 5).
+	// OutsideTypedNote marks a person's !! line before it runs (docs/decisions.md, D27).
 	OutsideTypedNote = "! running OUTSIDE the sandbox, as you typed it: it may write anywhere you can"
 )
 
@@ -32,8 +32,8 @@ const (
 	ModeRefused // outsideSandbox asked for while the operator's switch is off
 )
 
-// Resolve says what a request comes to (0064's
-// CommandRunner.OutsideSandbox): the switch is checked before nesting, so
+// Resolve says what a request comes to (docs/decisions.md, D15 and
+// D21): the switch is checked before nesting, so
 // off refuses in both; with the sandbox off the request changes nothing.
 func (r *Runner) Resolve(outside bool) Mode {
 	switch {

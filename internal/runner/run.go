@@ -92,7 +92,7 @@ func (r *Runner) notePutBack(res *Result) {
 }
 
 // checkRefusal reads a confined command's output for the sandbox's
-// refusal (0054) and sets the one sandbox: line. A command that exited 0
+// refusal (docs/decisions.md, D8) and sets the one sandbox: line. A command that exited 0
 // is read too: a refusal in the middle of a line (touch /x; echo done) is
 // still one the person and the model should hear of (issue 28 item 5). The
 // check's first pass looks only for an errno text a refusal can make, so

@@ -29,7 +29,7 @@ func newFixture(t testing.TB, confined bool, edit ...func(*config.Config)) *fixt
 	t.Helper()
 	base := t.TempDir()
 	// The roots include the temporary directories, so "outside" must be
-	// elsewhere: a folder under the user's home, as 0054's test does.
+	// elsewhere: a folder under the user's home, as decision D8's test does.
 	userHome, _ := os.UserHomeDir()
 	outside, err := os.MkdirTemp(userHome, "wisp-runner-outside-")
 	if err != nil {
@@ -100,7 +100,7 @@ func TestConfinedWriteOutsideIsRefusedAndNamed(t *testing.T) {
 		t.Errorf("model text lacks the refusal line:\n%s", text)
 	}
 	if !strings.HasSuffix(text, "; if it must, ask again with outsideSandbox true (the person approves each run)") {
-		t.Errorf("model text lacks 0064 item 12's offer:\n%s", text)
+		t.Errorf("model text lacks decision D23's offer:\n%s", text)
 	}
 	if !strings.HasPrefix(res.PersonNote, "· the sandbox refused writing to "+target) {
 		t.Errorf("person note %q", res.PersonNote)
@@ -147,7 +147,7 @@ func TestOutsideSandboxApprovedRunsOutside(t *testing.T) {
 		t.Fatalf("approved outside run did not write: %v\n%s", err, res.ModelText())
 	}
 	if !strings.HasSuffix(res.ModelText(), "sandbox: ran outside the sandbox, as the person approved, this once") {
-		t.Errorf("result does not end with 0064 item 8's line:\n%s", res.ModelText())
+		t.Errorf("result does not end with decision D20's line:\n%s", res.ModelText())
 	}
 	assertAudit(t, f.home, `"event":"command.outcome"`, `"outsideSandbox":true`)
 }

@@ -9,8 +9,8 @@ import (
 )
 
 // Folders decides which folders may be granted with add_directory. The
-// grant nudge reads the same rules, so the two always agree (pr-513's
-// refuseFolder).
+// grant nudge reads the same rules, so the two always agree (docs/decisions.md,
+// D13).
 type Folders struct {
 	Project  string // the launch directory
 	UserHome string // ~

@@ -9,7 +9,7 @@ import (
 	"github.com/wisp-sh/wisp/internal/runner"
 )
 
-// inspectBound is the most inspect returns at once (record 0054).
+// inspectBound is the most inspect returns at once (docs/decisions.md, D7).
 const inspectBound = 4 << 10
 
 type inspectArgs struct {
@@ -35,7 +35,7 @@ func (tb *Toolbox) inspect(arguments string) Output {
 }
 
 // ConfigView is the configuration as the model may see it, within 4 KiB:
-// pretty JSON when that fits, compact JSON when it does not (0054).
+// pretty JSON when that fits, compact JSON when it does not (docs/decisions.md, D7).
 func ConfigView(cfg any) string {
 	pretty, _ := json.MarshalIndent(cfg, "", "  ")
 	if len(pretty) <= inspectBound {
@@ -49,7 +49,7 @@ func ConfigView(cfg any) string {
 }
 
 // Limits is the limits text: where commands may write, their time and
-// output limits, and what outsideSandbox does here (0064 item 1).
+// output limits, and what outsideSandbox does here (docs/decisions.md, D14).
 func (tb *Toolbox) Limits() string {
 	r := tb.Runner
 	var b strings.Builder

@@ -15,7 +15,7 @@ type turnState struct {
 	outsideAsked map[string]int  // outsideSandbox requests per folder
 }
 
-// nudges are pr-513's notes: after a sandbox refusal, or a second
+// nudges are decision D13's notes: after a sandbox refusal, or a second
 // outsideSandbox request for the same folder in one turn, name the folder
 // and add_directory, once per folder per turn; never where add_directory
 // is not offered, the person denied it, or it would refuse the folder.

@@ -7,7 +7,7 @@ type Definition struct {
 	Parameters  map[string]any // JSON schema of the arguments
 }
 
-// Guidance of record 0064 item 1 and of pr-513, the product's wording.
+// Guidance of decisions D12 and D14, the product's wording.
 const (
 	outsideSandboxGuidance = "Set true only for a command the sandbox refuses, such as brew upgrade or cargo install; " +
 		"the person must approve it. Work that keeps writing in one folder (a repository, a worktree, a build " +

@@ -1,4 +1,4 @@
-// Package tui is `wisp tui`, the full-screen face of record 0064: a
+// Package tui is `wisp tui`, the full-screen face (docs/decisions.md, D28): a
 // transcript that scrolls, an input box with three modes (normal, command
 // `!`, outside `!!`), a status line, the approval dialog as a modal, and
 // the list of requests waiting in the pending channel.

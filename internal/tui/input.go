@@ -6,7 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// Mode is the input box's state (0064 amendment, item 6): what Enter does
+// Mode is the input box's state (docs/decisions.md, D28): what Enter does
 // with the text.
 type Mode int
 

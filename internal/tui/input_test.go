@@ -54,7 +54,7 @@ func (h *fakeHistory) last() (s string) {
 	return s
 }
 
-// modeCases are every transition of 0064 amendment item 6, each paste
+// modeCases are every transition of decision D28, each paste
 // case and the cursor's part in them: the box's mode and text after the
 // keys.
 var modeCases = []struct {

@@ -25,7 +25,7 @@ type macCase struct {
 	want       []string
 }
 
-// macCases are the corpus of 0054 on a Mac: BSD's tools, zsh, the
+// macCases are the corpus of decision D9 on a Mac: BSD's tools, zsh, the
 // interpreters and git, each refused writing outside the root or into a
 // protected path, and Homebrew's not-writable list.
 var macCases = []macCase{

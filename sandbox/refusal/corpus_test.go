@@ -15,7 +15,7 @@ import (
 // sandbox it ran under, what the check must say, and the output itself.
 // linux-*.txt are captured from real tools under Landlock (-update
 // recaptures them); darwin-*.txt and other-*.txt are written by hand from
-// ADR 0054, session ce87576a and the tools' own messages.
+// decisions D8 and D9, session ce87576a and the tools' own messages.
 type fixture struct {
 	comment                  string
 	command, goos, dir, home string

@@ -8,13 +8,13 @@ import (
 )
 
 const (
-	// maxNamed and rootsBudget bound the line (0054): at most three paths,
+	// maxNamed and rootsBudget bound the line (docs/decisions.md, D10): at most three paths,
 	// and about 240 bytes of roots.
 	maxNamed    = 3
 	rootsBudget = 240
 	more        = ", …"
 	// offer ends the model's line when the operator allows a run outside
-	// the sandbox (0064 item 12).
+	// the sandbox (docs/decisions.md, D23).
 	offer = "; if it must, ask again with outsideSandbox true (the person approves each run)"
 )
 
@@ -22,8 +22,8 @@ const (
 var goos = runtime.GOOS
 
 // ModelLine is the one line the model reads after the command's output, in
-// 0054's wording; empty for None. offerOutside (the operator's
-// allowOutsideSandbox) adds 0064's offer to refused and guess.
+// decision D10's wording; empty for None. offerOutside (the operator's
+// allowOutsideSandbox) adds decision D23's offer to refused and guess.
 func (r Result) ModelLine(roots []string, offerOutside bool) string {
 	var line string
 	switch r.Verdict {
@@ -53,7 +53,7 @@ func (r Result) ModelLine(roots []string, offerOutside bool) string {
 	return withOffer(line, offerOutside && r.Verdict != NotTheSandbox)
 }
 
-// withOffer ends line with 0064's offer when the operator allows the run
+// withOffer ends line with decision D23's offer when the operator allows the run
 // outside the sandbox.
 func withOffer(line string, offerOutside bool) string {
 	if offerOutside {
@@ -63,7 +63,7 @@ func withOffer(line string, offerOutside bool) string {
 }
 
 // PersonNote is the note the person reads under a command they typed, in
-// 0054's wording; empty for None.
+// decision D10's wording; empty for None.
 func (r Result) PersonNote(roots []string) string {
 	switch r.Verdict {
 	case RefusedRead:
@@ -90,8 +90,8 @@ func (r Result) PersonNote(roots []string) string {
 }
 
 // refusedClause: "/x; commands may write only under <roots>". A protected
-// path lies inside a root, so the clause says it is excluded; 0054's
-// Seatbelt profile had none inside its roots and its wording does not.
+// path lies inside a root, so the clause says it is excluded; the Seatbelt profile of decision D10 had
+// none inside its roots and its wording does not.
 func (r Result) refusedClause(roots []string) string {
 	s := named(r.Refused) + "; commands may write only under " + bounded(roots)
 	if len(roots) == 0 {
@@ -164,7 +164,7 @@ func bounded(roots []string) string {
 
 // Folders are the directories holding the refused paths outside the roots
 // (not the protected ones, which no grant may open), once each: the folder
-// pr-513's grant nudge would name before widening it to a repository root.
+// decision D13's grant nudge would name before widening it to a repository root.
 func Folders(r Result) []string {
 	if r.Verdict == RefusedRead {
 		return nil // a secret is the person's to give, not a folder to grant

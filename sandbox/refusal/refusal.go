@@ -1,5 +1,5 @@
-// Package refusal owns the refusal check of ADR 0054 (and pr-513 for
-// Linux): when a confined command fails, it reads the command's output for
+// Package refusal owns the refusal check of decisions D8 and D9
+// (docs/decisions.md): when a confined command fails, it reads the command's output for
 // the kernel's errno text and the paths the output names, resolves each path
 // as the sandbox's roots are resolved, and gives one verdict: the sandbox
 // refused the write, something else refused it, or the sandbox may have

@@ -58,7 +58,7 @@ var networkOffNeedles = [][]byte{[]byte("'t connect to server"), []byte("CCES"),
 const networkOffErrno = "Permission denied"
 
 // brewMarker opens Homebrew's list: it checks its directories before it
-// writes and reports the sandbox's refusal only this way (0054, 2026-10-14).
+// writes and reports the sandbox's refusal only this way (docs/decisions.md, D9).
 var brewMarker = []byte("The following directories are not writable by your user:")
 
 // npm names the path of a failed file operation on a line of its own.

@@ -43,7 +43,7 @@ func TestSeatbeltConformance(t *testing.T) {
 
 // TestSeatbeltNestedProbe: run plainly, wisp is not nested; run inside an
 // outer sandbox that allows everything, it finds that it is, once, from a
-// profile of its own, as 0009 says.
+// profile of its own, as decision D2 says.
 func TestSeatbeltNestedProbe(t *testing.T) {
 	if os.Getenv(nestedChildEnv) != "" {
 		if !sandbox.Nested() {

@@ -98,7 +98,7 @@ func Args(spec sandbox.Spec, line string) []string {
 // paths each list holds and on the network and Unix socket switches: the
 // paths reach sandbox-exec as parameters, so no path can change the text.
 //
-// Everything is allowed (0009) but what Linux refuses too, each section
+// Everything is allowed (docs/decisions.md, D1) but what Linux refuses too, each section
 // below taking away one thing and saying why: writes outside the roots,
 // devices, the protected paths and the folders above them, setuid and
 // setgid modes, the secrets, other processes, and the local services and

@@ -70,7 +70,7 @@ const NobodyToAsk = "no one can be asked here: wisp respond is not interactive (
 
 // respondApprovers are the faces respond asks through, besides --yes's:
 // the pending channel when approval.outOfBand is on; otherwise nobody,
-// said with the reason (0064 item 6 refuses a run outside the sandbox in
+// said with the reason (decision D18 refuses a run outside the sandbox in
 // both of the other cases, with its own words, from the gate).
 func respondApprovers(outOfBand, yes bool) []approval.Approver {
 	if outOfBand || yes {

@@ -11,7 +11,7 @@ import (
 )
 
 // Non-interactive respond asks nobody unless approval.outOfBand, and
-// --yes never answers a run outside the sandbox (0064 item 6).
+// --yes never answers a run outside the sandbox (docs/decisions.md, D18).
 func TestRespondApproverChoice(t *testing.T) {
 	pol, _ := policy.New(nil, nil)
 	touch := pol.Check("touch x") // moderate: asks at the default threshold
