@@ -115,9 +115,7 @@ func doctorThreshold(f *app.Factory) (string, error) {
 	case sandbox.Nested():
 		c = approval.Nested
 	}
-	// The chat's threshold: wisp run --ask takes no checkpoints and keeps
-	// the sandbox's own.
-	return "threshold " + approval.ResolveUndoThreshold(cfg.Approval.Threshold, c, cfg.Checkpoints.Enabled).String() +
+	return "threshold " + approval.ResolveThreshold(cfg.Approval.Threshold, c).String() +
 		"; outside-sandbox runs ask every time", nil
 }
 
