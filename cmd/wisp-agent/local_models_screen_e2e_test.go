@@ -322,7 +322,7 @@ func TestLocalModelsOnTheScreen(t *testing.T) {
 				}
 			}},
 		// 8. A model that loads: the wait says so, and Ctrl-C ends it.
-		{name: "loading", cases: []string{"llama.cpp/loading-503-long"},
+		{name: "loading", cases: []string{"llama.cpp/loading-503-then-ok"},
 			steps: []screenStep{{say: "hi", during: "loading the model · ", until: "Done."}}, shows: []string{"Done."}},
 		{name: "loading-stopped", cases: []string{"llama.cpp/loading-503-long"},
 			steps: []screenStep{{say: "hi", during: "loading the model · ", ctrlC: true, until: "· stopped"}}, shows: []string{"· stopped"},
