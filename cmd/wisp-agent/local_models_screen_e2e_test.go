@@ -79,9 +79,7 @@ func (f tuiScreen) paste(text string) {
 // wait guards against a hang; it is not a timed assertion.
 func waitShown(t *testing.T, lines func() []string, s string) {
 	t.Helper()
-	waitUntil(t, "to see "+fmt.Sprintf("%q", s), lines, func(l []string) bool {
-		return strings.Contains(strings.Join(l, "\n"), s) || strings.Contains(strings.Join(l, ""), s)
-	})
+	waitUntil(t, fmt.Sprintf("to see %q", s), lines, func(l []string) bool { return onScreen(l, s) })
 }
 
 func waitUntil(t *testing.T, what string, lines func() []string, ok func([]string) bool) {
@@ -111,15 +109,22 @@ func (e *e2e) openScreen(kind string, srv *modeltest.ReplayServer) screenFace {
 	return f
 }
 
-// sentMessages are the messages of the chat request i the server read.
-func sentMessages(t *testing.T, srv *modeltest.ReplayServer, i int) (msgs []model.Message, tools int) {
-	t.Helper()
+// chatRequests are the chat requests the server read, in order.
+func chatRequests(srv *modeltest.ReplayServer) []modeltest.ReplayRequest {
 	var chats []modeltest.ReplayRequest
 	for _, r := range srv.Requests() {
 		if r.Path == "/v1/chat/completions" {
 			chats = append(chats, r)
 		}
 	}
+	return chats
+}
+
+// sentMessages are the messages of chat request i (from the end when
+// negative) and how many tools it offered.
+func sentMessages(t *testing.T, srv *modeltest.ReplayServer, i int) (msgs []model.Message, tools int) {
+	t.Helper()
+	chats := chatRequests(srv)
 	if i < 0 {
 		i += len(chats)
 	}
@@ -134,16 +139,6 @@ func sentMessages(t *testing.T, srv *modeltest.ReplayServer, i int) (msgs []mode
 		t.Fatalf("request %d: %v", i, err)
 	}
 	return body.Messages, len(body.Tools)
-}
-
-func chatRequests(srv *modeltest.ReplayServer) int {
-	n := 0
-	for _, r := range srv.Requests() {
-		if r.Path == "/v1/chat/completions" {
-			n++
-		}
-	}
-	return n
 }
 
 // A pasted build log of about 30 kB: some 7,500 tokens, more than
@@ -240,7 +235,7 @@ func TestLocalModelsOnTheScreen(t *testing.T) {
 			shows: []string{"· thinking …", "· the model thought but answered nothing"}, hides: []string{"user wants"}},
 		// 3. Tools refused: what it means, what to do, and /tools off.
 		{name: "tools-refused", cases: []string{"ollama/does-not-support-tools", "ollama/text-plain"},
-			steps: []screenStep{{say: "hi", until: "runs and reads nothing"}, {say: "/tools off", until: "/tools on offers them again"}, {say: "hi", until: files}},
+			steps: []screenStep{{say: "hi", until: "runs and reads nothing"}, {say: "/tools off", until: "/tools on offers them again"}, {say: "hi again", until: files}},
 			shows: []string{"wisp: error: the model gemma3:4b cannot use tools",
 				"· /model NAME with a model that can use tools; this server has: qwen3:8b", "· or talk to this model without tools", "/tools off",
 				"· the model is offered no tools from now on", "There are three files"},
@@ -274,7 +269,7 @@ func TestLocalModelsOnTheScreen(t *testing.T) {
 			shows: []string{"I'll list the files for you.", `{"name": "run_command", "parameters": {"command": "ls -la"}}`},
 			hides: []string{"● ls", "wrote this call as text"},
 			check: func(t *testing.T, srv *modeltest.ReplayServer) {
-				if n := chatRequests(srv); n != 1 {
+				if n := len(chatRequests(srv)); n != 1 {
 					t.Errorf("the server was asked %d times: a call mentioned in prose ran", n)
 				}
 			}},
@@ -300,7 +295,7 @@ func TestLocalModelsOnTheScreen(t *testing.T) {
 			shows: []string{"● ls", `· the model asked for the same call (run_command "ls") 3 times in a row, with the same arguments; wisp stopped it`},
 			tui:   []string{"not run: you asked for this same call 3 times in a row"},
 			check: func(t *testing.T, srv *modeltest.ReplayServer) {
-				if n := chatRequests(srv); n != 3 {
+				if n := len(chatRequests(srv)); n != 3 {
 					t.Errorf("the model was asked %d times, want 3: the loop was not stopped at the third call", n)
 				}
 			}},
