@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/creack/pty"
-	"github.com/wisp-sh/wisp/internal/model/modeltest"
 	"github.com/wisp-sh/wisp/internal/render/rendertest"
 )
 
@@ -25,9 +24,9 @@ type ptyTUI struct {
 	ended chan struct{}
 }
 
-// tuiWith points the home at srv and starts wisp tui at 80x24. colour
-// keeps NO_COLOR out of its environment.
-func (e *e2e) tuiWith(srv *modeltest.Server, colour bool, args ...string) *ptyTUI {
+// tuiWith points the home at srv (a scripted or a replaying server) and
+// starts wisp tui at 80x24. colour keeps NO_COLOR out of its environment.
+func (e *e2e) tuiWith(srv interface{ URL() string }, colour bool, args ...string) *ptyTUI {
 	e.t.Helper()
 	e.wisp("config", "set", "model.baseURL", srv.URL())
 	cmd := exec.Command(e.bin, append([]string{"tui"}, args...)...)

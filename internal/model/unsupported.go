@@ -36,15 +36,16 @@ func (e *ToolsUnsupportedError) Error() string {
 // tool-capable model (/model NAME), or talk to this one without tools.
 func (e *ToolsUnsupportedError) Hint() []string {
 	var h []string
+	or := "" // the first way says no "or"
 	if e.ServerFlag != "" {
-		h = append(h, "restart the server with "+e.ServerFlag)
+		h, or = append(h, "restart the server with "+e.ServerFlag), "or "
 	}
 	switch {
 	case len(e.ToolModels) > 0:
-		h = append(h, fmt.Sprintf("or /model NAME with a model that can use tools; this server has: %s",
-			strings.Join(clipList(e.ToolModels, 8), ", ")))
+		h = append(h, fmt.Sprintf("%s/model NAME with a model that can use tools; this server has: %s",
+			or, strings.Join(clipList(e.ToolModels, 8), ", ")))
 	default:
-		h = append(h, "or /model NAME with a model that can use tools (qwen3, qwen2.5-coder, llama3.1, granite4 …)")
+		h = append(h, or+"/model NAME with a model that can use tools (qwen3, qwen2.5-coder, llama3.1, granite4 …)")
 	}
 	return append(h, "or talk to this model without tools: it can answer but not act")
 }

@@ -44,3 +44,30 @@ func TestLocalModelTurn(t *testing.T) {
 		t.Errorf("the status after the turn: %q", status())
 	}
 }
+
+// A distill's words that were thinking after all fold into the thinking
+// line; a server that refused the tools was reached, and the status line
+// does not say otherwise.
+func TestLocalRetractFoldsAndToolsRefusedIsReachable(t *testing.T) {
+	m, _, _ := newTestModel(false)
+	feed(m, typing("hi")...)
+	m.Update(kEnter)
+	feed(m, evMsg{agent.Event{Type: agent.EventText, Text: "Okay, so the user wants the files."}},
+		evMsg{agent.Event{Type: agent.EventRetract, Text: "Okay, so the user wants the files."}},
+		evMsg{agent.Event{Type: agent.EventText, Text: "Run ls."}},
+		evMsg{agent.Event{Type: agent.EventMessage, Text: "Run ls."}}, turnDoneMsg{})
+	if s := screenOf(m); strings.Contains(s, "user wants") || !strings.Contains(s, "· thinking …\n") || !strings.Contains(s, "Run ls.") {
+		t.Errorf("the thinking did not fold:\n%s", s)
+	}
+	feed(m, typing("again")...)
+	m.Update(kEnter)
+	feed(m, evMsg{agent.Event{Type: agent.EventError, Text: "the model gemma3:4b cannot use tools",
+		Hints: []string{"/tools off in wisp chat talks to it without tools"}}}, turnDoneMsg{})
+	s := screenOf(m)
+	if !strings.Contains(s, "wisp: error: the model gemma3:4b cannot use tools") || !strings.Contains(s, "· /tools off") {
+		t.Errorf("the refusal is not shown with its hint:\n%s", s)
+	}
+	if lines := strings.Split(s, "\n"); !strings.Contains(lines[len(lines)-2]+lines[len(lines)-1], "granite: ready") {
+		t.Errorf("the status after the tools were refused:\n%s", s)
+	}
+}
