@@ -16,8 +16,13 @@ import (
 // Defaults of [Options].
 const (
 	DefaultMaxRootBytes = 2 << 30 // 2 GiB of recorded files in one root
-	DefaultKeep         = 100     // checkpoints kept by Prune
-	DefaultMaxAge       = 30 * 24 * time.Hour
+	// DefaultMaxRootEntries bounds the entries a walk of one root looks
+	// at: a project's tree, even a large one, is well under it; a home
+	// folder or a disk is not, and is refused at once rather than walked
+	// for minutes before each turn.
+	DefaultMaxRootEntries = 300_000
+	DefaultKeep           = 100 // checkpoints kept by Prune
+	DefaultMaxAge         = 30 * 24 * time.Hour
 )
 
 // Options are a store's settings; the zero value takes the defaults.
@@ -26,6 +31,11 @@ type Options struct {
 	// root (what .gitignore leaves out does not count): a root over it is
 	// refused, with its size. Negative means no cap.
 	MaxRootBytes int64
+	// MaxRootEntries caps the files, links and folders a checkpoint
+	// records in one root: the walk stops as soon as it passes it, so a
+	// root far too large costs a bounded walk, and is refused with a
+	// CapError. Negative means no cap.
+	MaxRootEntries int
 	// Keep and MaxAge are what Prune keeps: the newest Keep checkpoints,
 	// and of those only the ones younger than MaxAge (the newest is always
 	// kept). Negative means no limit.
@@ -41,6 +51,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.MaxRootBytes == 0 {
 		o.MaxRootBytes = DefaultMaxRootBytes
+	}
+	if o.MaxRootEntries == 0 {
+		o.MaxRootEntries = DefaultMaxRootEntries
 	}
 	if o.Keep == 0 {
 		o.Keep = DefaultKeep

@@ -55,6 +55,7 @@ type walker struct {
 
 	bytes   atomic.Int64
 	files   atomic.Int64
+	entries atomic.Int64 // files, links and folders recorded
 	mu      sync.Mutex
 	special []string
 	err     error
@@ -215,6 +216,9 @@ func (w *walker) visit(fd int, name string, fr *frame, node *dirNode) error {
 		node.unrecorded++
 		return nil
 	}
+	if max := w.s.opts.MaxRootEntries; max >= 0 && w.entries.Add(1) > int64(max) {
+		return &CapError{Root: w.root, Size: w.bytes.Load(), Cap: w.s.opts.MaxRootBytes, Entries: max}
+	}
 	node.entries = append(node.entries, entry{name: name, kind: k, perm: st.perm()})
 	e := &node.entries[len(node.entries)-1]
 	switch k {
@@ -253,7 +257,7 @@ func (w *walker) file(fd int, rel string, st fileStat, node *dirNode) error {
 	w.bytes.Add(st.size)
 	w.files.Add(1)
 	if w.overCap() {
-		return nil // walk on, to say how large the root is
+		return nil // walk on (up to MaxRootEntries), to say how large the root is
 	}
 	path := join(w.root, rel)
 	if h, ok := w.s.idx.lookup(path, st, w.spec.store); ok {

@@ -1,6 +1,8 @@
 package agentapp
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -11,16 +13,25 @@ import (
 // openCheckpoints opens the project's checkpoint store for a face that
 // runs turns. A store that cannot be had is said as a warning and the
 // conversation goes on without checkpoints: undo is a help, never a
-// reason not to start. Nil when checkpoints are off.
+// reason not to start. Nil when checkpoints are off, or when the launch
+// folder is no project (a home folder, a temporary folder, /): a walk of
+// it before each turn would hold up every turn, and say nothing useful.
 func openCheckpoints(f *app.Factory, s *app.Session, face agent.Face, co Options) *agent.Checkpoints {
 	note := func(level, text string) { face.Emit(agent.Event{Type: agent.EventNote, Level: level, Text: text}) }
-	userHome, _ := f.UserHome()
-	cps, err := agent.OpenCheckpoints(s.Cfg.Checkpoints, s.Home, CheckpointRoots(s.Runner.Dir, s.Cfg.CommandPolicy.Sandbox.WritablePaths, userHome))
-	if err != nil {
-		note(agent.LevelWarning, "· "+err.Error())
+	if !s.Cfg.Checkpoints.Enabled {
 		return nil
 	}
-	if cps == nil {
+	userHome, _ := f.UserHome()
+	roots, err := CheckpointRoots(s.Runner.Dir, s.Cfg.CommandPolicy.Sandbox.WritablePaths, userHome, s.Home.Dir)
+	if err != nil {
+		note(agent.LevelWarning, "· "+err.Error())
+		if roots == nil {
+			return nil
+		}
+	}
+	cps, err := agent.OpenCheckpoints(s.Cfg.Checkpoints, s.Home, roots)
+	if err != nil {
+		note(agent.LevelWarning, "· "+err.Error())
 		return nil
 	}
 	cps.Ask, cps.Face = co.CheckpointAsk, checkpointFace(co.Face)
@@ -41,9 +52,17 @@ func checkpointFace(face string) string {
 // CheckpointRoots are the folders a checkpoint records: the launch folder
 // (its real path, which names the store) first, then the writablePaths
 // that exist; never the caches and temporary folders the sandbox also
-// lets commands write.
-func CheckpointRoots(launch string, writable []string, userHome string) []string {
-	roots := []string{realPath(launch)}
+// lets commands write. A folder that is no project (/, the person's home
+// or a folder above it, a temporary folder's top, wisp's home) is left
+// out and said in the error; when that is the launch folder, roots is nil
+// and checkpoints are off.
+func CheckpointRoots(launch string, writable []string, userHome, wispHome string) ([]string, error) {
+	launch = realPath(launch)
+	if why := notAProject(launch, userHome, wispHome); why != "" {
+		return nil, fmt.Errorf("no checkpoints here, so /undo cannot take a turn back: %s is %s, not a project folder, and a checkpoint of it before each turn would walk all of it; start wisp in a project's folder to have them", launch, why)
+	}
+	roots := []string{launch}
+	var left []string
 	for _, p := range writable {
 		if rest, ok := strings.CutPrefix(p, "~/"); ok && userHome != "" {
 			p = filepath.Join(userHome, rest)
@@ -51,12 +70,45 @@ func CheckpointRoots(launch string, writable []string, userHome string) []string
 		if !filepath.IsAbs(p) {
 			continue
 		}
-		if real, err := filepath.EvalSymlinks(p); err == nil && !contains(roots, real) {
-			roots = append(roots, real)
+		real, err := filepath.EvalSymlinks(p)
+		if err != nil || contains(roots, real) {
+			continue
+		}
+		if why := notAProject(real, userHome, wispHome); why != "" {
+			left = append(left, real+" ("+why+")")
+			continue
+		}
+		roots = append(roots, real)
+	}
+	if len(left) > 0 {
+		return roots, fmt.Errorf("checkpoints leave out %s: /undo cannot take back what changes there", strings.Join(left, ", "))
+	}
+	return roots, nil
+}
+
+// notAProject says what dir is when it is a folder no checkpoint should
+// walk: one that holds far more than a project, or wisp's own files.
+func notAProject(dir, userHome, wispHome string) string {
+	for _, t := range []string{os.TempDir(), "/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"} {
+		if dir == realPath(t) {
+			return "the temporary folder everyone shares"
 		}
 	}
-	return roots
+	home := realPath(userHome)
+	switch {
+	case dir == "/":
+		return "the root of the disk"
+	case userHome != "" && dir == home:
+		return "your home folder"
+	case userHome != "" && strings.HasPrefix(home, dir+"/"):
+		return "a folder that holds your home folder"
+	case wispHome != "" && within(dir, realPath(wispHome)):
+		return "wisp's own home"
+	}
+	return ""
 }
+
+func within(path, dir string) bool { return path == dir || strings.HasPrefix(path, dir+"/") }
 
 func realPath(p string) string {
 	if real, err := filepath.EvalSymlinks(p); err == nil {

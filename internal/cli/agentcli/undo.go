@@ -56,13 +56,17 @@ func runUndo(f *app.Factory, list bool, args []string) error {
 	if err != nil {
 		return fmt.Errorf("find this folder: %w", err)
 	}
+	if !cfg.Checkpoints.Enabled {
+		return cli.WithHint(errCheckpointsOff, "wisp config set checkpoints.enabled true takes one before each turn from then on")
+	}
 	userHome, _ := f.UserHome()
-	cps, err := agent.OpenCheckpoints(cfg.Checkpoints, home, agentapp.CheckpointRoots(dir, cfg.CommandPolicy.Sandbox.WritablePaths, userHome))
-	if err != nil {
+	roots, err := agentapp.CheckpointRoots(dir, cfg.CommandPolicy.Sandbox.WritablePaths, userHome, home.Dir)
+	if roots == nil {
 		return err
 	}
-	if cps == nil {
-		return cli.WithHint(errCheckpointsOff, "wisp config set checkpoints.enabled true takes one before each turn from then on")
+	cps, err := agent.OpenCheckpoints(cfg.Checkpoints, home, roots)
+	if err != nil {
+		return err
 	}
 	defer cps.Store.Close()
 	if r := cps.Store.Recovered(); r != nil {
