@@ -233,7 +233,9 @@ func OpenCheckpoints(cfg config.Checkpoints, home config.Home, roots []string) (
 	}
 	s, err := checkpoint.Open(checkpoint.Dir(home.Dir, roots[0]), checkpoint.Options{
 		MaxRootBytes: cfg.MaxRootSize, Keep: cfg.Keep,
-		MaxAge: time.Duration(cfg.MaxAgeDays) * 24 * time.Hour, Skip: []string{home.Dir}})
+		MaxAge: time.Duration(cfg.MaxAgeDays) * 24 * time.Hour, Skip: []string{home.Dir},
+		// Turn after turn: each checkpoint walks again only what changed.
+		Watch: true})
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints cannot be kept, so /undo is off: %w (checkpoints.enabled false switches them off)", err)
 	}

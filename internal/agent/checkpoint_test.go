@@ -151,7 +151,7 @@ const theTurn = `printf 'changed\n' >> README.md && printf 'new\n' > src/new.go 
 func checkpointsFor(t testing.TB, w *world) *Checkpoints {
 	t.Helper()
 	dir := w.tb.Runner.Dir
-	s, err := checkpoint.Open(checkpoint.Dir(w.home.Dir, dir), checkpoint.Options{Skip: []string{w.home.Dir}})
+	s, err := checkpoint.Open(checkpoint.Dir(w.home.Dir, dir), checkpoint.Options{Skip: []string{w.home.Dir}, Watch: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,6 +46,10 @@ type Options struct {
 	Skip []string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Watch has the store watch the folders it walks (inotify on Linux),
+	// so that the next checkpoint walks again only the folders that
+	// changed: for a store that takes checkpoints turn after turn.
+	Watch bool
 }
 
 func (o Options) withDefaults() Options {
@@ -88,8 +92,16 @@ type Store struct {
 	// walks is how many folders a walk reads at once (half the
 	// processors when 0); benchmarks compare.
 	walks int
-	// filesRead counts the files read (not found in the index), for tests.
-	filesRead atomic.Int64
+	// filesRead counts the files read (not found in the index), and
+	// dirsRead the folders listed, for tests.
+	filesRead, dirsRead atomic.Int64
+	// watch, when Options.Watch, says which folders changed since the
+	// last checkpoint this store took of each root (last).
+	watch *watcher
+	last  map[string]lastTake
+	// totals caches what each tree holds all the way down, for the caps
+	// of a walk that takes a folder from the last one.
+	totals map[hash]totals
 }
 
 // Dir is the store of the project launched in launchDir, in wisp's home.
@@ -123,7 +135,11 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint store %s: %w", dir, err)
 	}
-	s := &Store{dir: abs, opts: opts.withDefaults(), trees: map[hash][]entry{}}
+	s := &Store{dir: abs, opts: opts.withDefaults(), trees: map[hash][]entry{},
+		last: map[string]lastTake{}, totals: map[hash]totals{}}
+	if opts.Watch {
+		s.watch, _ = newWatcher() // none: every checkpoint walks all
+	}
 	for _, sub := range []string{"", "objects", "tmp", "records"} {
 		if err := os.MkdirAll(filepath.Join(abs, sub), 0o700); err != nil {
 			return nil, fmt.Errorf("make the checkpoint store: %w", err)
@@ -148,6 +164,9 @@ func (s *Store) Recovered() *Recovery { return s.recovered }
 // store.
 func (s *Store) Close() error {
 	s.locked(func() error { return s.idx.save(s.tmpPath("index")) })
+	if s.watch != nil {
+		s.watch.close()
+	}
 	return s.lock.Close()
 }
 
@@ -164,6 +183,7 @@ func (s *Store) locked(f func() error) error {
 	defer unlockFile(s.lock)
 	if len(s.trees) > 100_000 {
 		s.trees = map[hash][]entry{}
+		s.totals = map[hash]totals{}
 	}
 	rec, err := s.recover()
 	if err != nil {
