@@ -8,6 +8,8 @@ import (
 
 	"github.com/wisp-sh/wisp/internal/agent"
 	"github.com/wisp-sh/wisp/internal/app"
+	"github.com/wisp-sh/wisp/internal/tools"
+	"github.com/wisp-sh/wisp/sandbox"
 )
 
 // openCheckpoints opens the project's checkpoint store for a face that
@@ -40,6 +42,31 @@ func openCheckpoints(f *app.Factory, s *app.Session, face agent.Face, co Options
 	}
 	s.Checkpoints = true
 	return cps
+}
+
+// recordGrants makes each folder granted with add_directory a checkpoint
+// root from the next checkpoint on (one that is no project is left out,
+// and said).
+func recordGrants(f *app.Factory, s *app.Session, tb *tools.Toolbox, cps *agent.Checkpoints, face agent.Face) {
+	if cps == nil || tb.Spec == nil {
+		return
+	}
+	userHome, _ := f.UserHome()
+	spec := tb.Spec
+	tb.Spec = func(granted []string) (sandbox.Spec, error) {
+		sp, err := spec(granted)
+		if err != nil || len(granted) == 0 {
+			return sp, err
+		}
+		dir := realPath(granted[len(granted)-1])
+		if why := notAProject(dir, userHome, s.Home.Dir); why != "" {
+			face.Emit(agent.Event{Type: agent.EventNote, Level: agent.LevelWarning,
+				Text: "· checkpoints leave out " + dir + " (" + why + "): /undo cannot take back what changes there"})
+			return sp, nil
+		}
+		cps.AddRoot(dir)
+		return sp, nil
+	}
 }
 
 // checkpointFace is the face named in checkpoint.restored: chat --json is

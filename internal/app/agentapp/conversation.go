@@ -68,6 +68,7 @@ func Open(ctx context.Context, f *app.Factory, s *app.Session, face agent.Face, 
 	}
 	o.Thread = thread
 	o.Checkpoints = openCheckpoints(f, s, face, co)
+	recordGrants(f, s, tb, o.Checkpoints, face)
 	a := agent.New(o)
 	n := a.Resume(records)
 	conv := &Conversation{Agent: a, Thread: thread, Client: client}
