@@ -124,3 +124,44 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(b)
 }
+
+// /undo in a chat on a terminal, as a person types it: the turn's change
+// is shown, the chat asks once on the next line, and yes puts the file
+// back; /redo brings the turn's version again.
+func TestChatUndoOnATerminal(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	notes := filepath.Join(e.project, "notes.txt")
+	writeFile(t, notes, "first\n")
+	srv := modeltest.NewServer(t,
+		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{runCall("call_1", jsonArgs(map[string]any{
+			"command": "printf 'second\\n' > notes.txt"}))}},
+		modeltest.Turn{Text: []string{"Rewrote it."}})
+	c := e.chatWith(srv, false)
+	c.typeLine("rewrite the notes")
+	c.expect("Rewrote it.")
+	c.expect("› ")
+	if got := readFile(t, notes); got != "second\n" {
+		t.Fatalf("the turn did not rewrite notes.txt: %q", got)
+	}
+	c.typeLine("/undo")
+	c.expect("Undo back to checkpoint")
+	c.expect("~ notes.txt (+1 -1 lines")
+	c.expect("· Undo? [yes/no]")
+	c.typeLine("yes")
+	c.expect("· undone: 0 made by the turn, 0 deleted by it, 1 changed (/redo takes it back)")
+	if got := readFile(t, notes); got != "first\n" {
+		t.Errorf("after /undo notes.txt is %q, want it as before the turn", got)
+	}
+	c.typeLine("/redo")
+	c.expect("· Redo? [yes/no]")
+	c.typeLine("yes")
+	c.expect("· redone: 0 made by the turn, 0 deleted by it, 1 changed")
+	if got := readFile(t, notes); got != "second\n" {
+		t.Errorf("after /redo notes.txt is %q, want the turn's", got)
+	}
+	c.typeLine("/quit")
+	if code := c.exited(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+}
