@@ -144,21 +144,19 @@ func TestChatUndoOnATerminal(t *testing.T) {
 	if got := readFile(t, notes); got != "second\n" {
 		t.Fatalf("the turn did not rewrite notes.txt: %q", got)
 	}
-	c.typeLine("/undo")
-	c.expect("Undo back to checkpoint")
-	c.expect("~ notes.txt (+1 -1 lines")
-	c.expect("· Undo? [yes/no]")
-	c.typeLine("yes")
-	c.expect("· undone: 0 made by the turn, 0 deleted by it, 1 changed (/redo takes it back)")
-	if got := readFile(t, notes); got != "first\n" {
-		t.Errorf("after /undo notes.txt is %q, want it as before the turn", got)
-	}
-	c.typeLine("/redo")
-	c.expect("· Redo? [yes/no]")
-	c.typeLine("yes")
-	c.expect("· redone: 0 made by the turn, 0 deleted by it, 1 changed")
-	if got := readFile(t, notes); got != "second\n" {
-		t.Errorf("after /redo notes.txt is %q, want the turn's", got)
+	for _, step := range []struct{ cmd, shows, question, done, want string }{
+		{"/undo", "Undo back to checkpoint", "· Undo? [yes/no]", "· undone: 0 made by the turn, 0 deleted by it, 1 changed (/redo takes it back)", "first\n"},
+		{"/redo", "Redo the last undo", "· Redo? [yes/no]", "· redone: 0 made by the turn, 0 deleted by it, 1 changed", "second\n"},
+	} {
+		c.typeLine(step.cmd)
+		c.expect(step.shows)
+		c.expect("~ notes.txt (+1 -1 lines")
+		c.expect(step.question)
+		c.typeLine("yes")
+		c.expect(step.done)
+		if got := readFile(t, notes); got != step.want {
+			t.Errorf("after %s notes.txt is %q, want %q", step.cmd, got, step.want)
+		}
 	}
 	c.typeLine("/quit")
 	if code := c.exited(); code != 0 {
