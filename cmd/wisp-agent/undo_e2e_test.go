@@ -163,3 +163,25 @@ func TestChatUndoOnATerminal(t *testing.T) {
 		t.Errorf("exit %d", code)
 	}
 }
+
+// Started in the home folder, which is no project, wisp takes no
+// checkpoints (a walk of it before each turn would hold up every turn) and
+// says so; wisp undo there says the same.
+func TestNoCheckpointsInTheHomeFolder(t *testing.T) {
+	needSandbox(t)
+	e := newE2E(t)
+	srv := modeltest.NewServer(t, modeltest.Turn{Text: []string{"Hello."}})
+	e.wisp("config", "set", "model.baseURL", srv.URL())
+	said := "no checkpoints here, so /undo cannot take a turn back: " + e.project + " is your home folder, not a project folder"
+	for _, args := range [][]string{{"respond", "hi"}, {"undo"}} {
+		c := e.cmd(args...)
+		c.Env = append(c.Env, "HOME="+e.project)
+		out, _ := c.CombinedOutput()
+		if !strings.Contains(string(out), said) {
+			t.Errorf("wisp %s in the home folder said:\n%s\nwant %q", strings.Join(args, " "), out, said)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(e.home, "checkpoints")); err == nil {
+		t.Error("a checkpoint store was made for the home folder")
+	}
+}
