@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/creack/pty"
 	"github.com/wisp-sh/wisp/internal/model"
@@ -194,12 +196,29 @@ func (c *ptyChat) typeKeys(s string) {
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
-		if n, err := itty.Queued(c.slave); err == nil && n == 0 && len(c.screen()) > before {
+		if n, err := itty.Queued(c.slave); err == nil && n == 0 && c.drewSince(before, s) {
 			return
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	c.t.Fatalf("wisp never read %q; the screen:\n%s", s, c.screen()[c.mark:])
+}
+
+// drewSince reports whether wisp drew the keys s since the screen was
+// before bytes long. Text is drawn as typed, so its last character must
+// show: that the screen merely grew is not enough, for a prompt drawn late
+// (after a checkpoint that ends a turn) grows it too, and an Enter typed
+// then reaches wisp in one read with the keys, which makes them a paste
+// whose Enter sends nothing (the failure of 7a58d4a). Keys that draw
+// nothing of themselves (arrows, Ctrl-keys, and text with them) only need
+// the screen to grow.
+func (c *ptyChat) drewSince(before int, s string) bool {
+	drawn := c.screen()[before:]
+	last, _ := utf8.DecodeLastRuneInString(s)
+	if strings.ContainsFunc(s, unicode.IsControl) || last == ' ' {
+		return len(drawn) > 0
+	}
+	return strings.ContainsRune(drawn, last)
 }
 
 func (c *ptyChat) key(b byte) {

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/wisp-sh/wisp/audit"
@@ -35,6 +37,25 @@ type Checkpoints struct {
 	Ask func(ctx context.Context) bool
 	// Face names the face in checkpoint.restored (chat, tui).
 	Face string
+
+	mu sync.Mutex // Roots, which a grant adds to during a turn
+}
+
+// AddRoot records dir, a folder granted to the model during the session,
+// from the next checkpoint on: the one before this turn did not record
+// it, so what this turn changes there is not the turn's undo's.
+func (c *Checkpoints) AddRoot(dir string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !slices.Contains(c.Roots, dir) {
+		c.Roots = append(c.Roots, dir)
+	}
+}
+
+func (c *Checkpoints) roots() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.Roots)
 }
 
 // pruneEvery is how many turns pass between two prunings of the store.
@@ -67,10 +88,16 @@ func (u turnUndo) Located(dir, path string) error {
 }
 
 func (u turnUndo) check(dir, path string, f func([]string, string, string, []string) error) error {
-	if u.a.cp.before == nil {
+	before := u.a.cp.before
+	if before == nil {
 		return fmt.Errorf("no checkpoint was taken before this turn")
 	}
-	return f(u.a.o.Checkpoints.Roots, dir, path, []string{u.a.o.Tools.Runner.Home.Dir})
+	// The folders the checkpoint recorded, not those granted since.
+	roots := make([]string, len(before.Roots))
+	for i, r := range before.Roots {
+		roots[i] = r.Path
+	}
+	return f(roots, dir, path, []string{u.a.o.Tools.Runner.Home.Dir})
 }
 
 // beforeTurn takes the checkpoint before a turn or a typed command. When
@@ -82,7 +109,7 @@ func (a *Agent) beforeTurn(ctx context.Context, what string) bool {
 	if c == nil {
 		return true
 	}
-	cp, err := c.Store.Take(c.Roots, undo.BeforeLabel(what))
+	cp, err := c.Store.Take(c.roots(), undo.BeforeLabel(what))
 	if err == nil {
 		a.cp.before = cp
 		return true
@@ -103,7 +130,7 @@ func (a *Agent) afterTurn() {
 	if c == nil || before == nil {
 		return
 	}
-	if _, err := c.Store.Take(c.Roots, undo.AfterLabel(before)); err != nil {
+	if _, err := c.Store.Take(c.roots(), undo.AfterLabel(before)); err != nil {
 		a.o.Face.Emit(Event{Type: EventNote, Level: LevelWarning, Text: "· no checkpoint after this turn: an undo of it will show every change as possibly yours: " + err.Error()})
 	}
 	if a.cp.turns++; a.cp.turns%pruneEvery == 0 {
@@ -233,7 +260,9 @@ func OpenCheckpoints(cfg config.Checkpoints, home config.Home, roots []string) (
 	}
 	s, err := checkpoint.Open(checkpoint.Dir(home.Dir, roots[0]), checkpoint.Options{
 		MaxRootBytes: cfg.MaxRootSize, Keep: cfg.Keep,
-		MaxAge: time.Duration(cfg.MaxAgeDays) * 24 * time.Hour, Skip: []string{home.Dir}})
+		MaxAge: time.Duration(cfg.MaxAgeDays) * 24 * time.Hour, Skip: []string{home.Dir},
+		// Turn after turn: each checkpoint walks again only what changed.
+		Watch: true})
 	if err != nil {
 		return nil, fmt.Errorf("checkpoints cannot be kept, so /undo is off: %w (checkpoints.enabled false switches them off)", err)
 	}

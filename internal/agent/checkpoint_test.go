@@ -151,7 +151,7 @@ const theTurn = `printf 'changed\n' >> README.md && printf 'new\n' > src/new.go 
 func checkpointsFor(t testing.TB, w *world) *Checkpoints {
 	t.Helper()
 	dir := w.tb.Runner.Dir
-	s, err := checkpoint.Open(checkpoint.Dir(w.home.Dir, dir), checkpoint.Options{Skip: []string{w.home.Dir}})
+	s, err := checkpoint.Open(checkpoint.Dir(w.home.Dir, dir), checkpoint.Options{Skip: []string{w.home.Dir}, Watch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,4 +382,57 @@ func TestOpenCheckpointsFollowsTheSettings(t *testing.T) {
 	if _, err := c.Store.Take(c.Roots, "x"); err == nil || !strings.Contains(err.Error(), "over the cap of 2.0 kB") {
 		t.Errorf("maxRootSize 2048 over 4 kB: %v", err)
 	}
+}
+
+// A folder granted during a session (add_directory) is recorded from the
+// next checkpoint on: a later turn's changes there are undone with the
+// turn's, while the turn that granted it cannot be vouched for there.
+func TestGrantedFolderIsACheckpointRootFromThenOn(t *testing.T) {
+	w := newWorld(t, agenttest.SandboxOff)
+	granted := t.TempDir()
+	shared := filepath.Join(granted, "notes.txt")
+	if err := os.WriteFile(shared, []byte("mine\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := modeltest.NewServer(t,
+		modeltest.Turn{Text: []string{"Granted."}},
+		modeltest.Turn{ToolCalls: []modeltest.ToolCallScript{agenttest.RunCall("c1", fmt.Sprintf(`{"command": %q}`, "echo theirs > "+shared))}},
+		modeltest.Turn{Text: []string{"Done."}})
+	cps := checkpointsFor(t, w)
+	a := New(Options{Tools: w.tb, Face: w.face, Model: modelFor(t, srv), Checkpoints: cps})
+	if err := a.Send(context.Background(), "may I write there?"); err != nil {
+		t.Fatal(err)
+	}
+	// The grant comes during the turn: its checkpoint before did not
+	// record the folder, so nothing there is the turn's to undo.
+	a.cp.before = mustList(t, cps)[0]
+	cps.AddRoot(granted)
+	if err := (turnUndo{a}).Covered(granted, "notes.txt"); err == nil || !strings.Contains(err.Error(), "outside the folders checkpoints record") {
+		t.Errorf("a deletion in a folder granted during the turn is vouched for: %v", err)
+	}
+	a.cp.before = nil
+
+	if err := a.Send(context.Background(), "write your notes"); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(shared); string(data) != "theirs\n" {
+		t.Fatalf("the turn did not write the granted folder: %q\n%s", data, w.face.said())
+	}
+	var out bytes.Buffer
+	var asked []string
+	if err := a.Undo(false, &out, answering("yes", &asked)); err != nil {
+		t.Fatalf("undo: %v\n%s", err, out.String())
+	}
+	if data, _ := os.ReadFile(shared); string(data) != "mine\n" {
+		t.Errorf("the undo left the granted folder's file as %q:\n%s", data, out.String())
+	}
+}
+
+func mustList(t *testing.T, c *Checkpoints) []*checkpoint.Checkpoint {
+	t.Helper()
+	list, err := c.Store.List()
+	if err != nil || len(list) == 0 {
+		t.Fatalf("checkpoints: %v, %v", list, err)
+	}
+	return list
 }

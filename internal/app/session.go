@@ -29,6 +29,10 @@ type Session struct {
 	Cfg    config.Config
 	Audit  *audit.Logger
 	Runner *runner.Runner
+	// Checkpoints is set when a checkpoint is taken before each turn, so
+	// that a deletion inside the roots need not ask (agentapp sets it; a
+	// face that runs no turns, wisp run, leaves it unset).
+	Checkpoints bool
 }
 
 // NewSession loads the configuration and wires the runner. A sandbox that
@@ -154,7 +158,7 @@ func (s *Session) WireGate(opts GateOptions) {
 // Threshold is the approval.threshold that applies to this session's
 // commands: as the operator set it, or the default for how they run.
 func (s *Session) Threshold() approval.Threshold {
-	return approval.ResolveThreshold(s.Cfg.Approval.Threshold, confinement(s.Runner.Resolve(false)))
+	return approval.ResolveUndoThreshold(s.Cfg.Approval.Threshold, confinement(s.Runner.Resolve(false)), s.Checkpoints)
 }
 
 // confinement maps how an ordinary command runs to what picks the default

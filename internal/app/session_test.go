@@ -3,6 +3,7 @@ package app
 import (
 	"testing"
 
+	"github.com/wisp-sh/wisp/internal/approval"
 	"github.com/wisp-sh/wisp/internal/config"
 	"github.com/wisp-sh/wisp/internal/runner"
 )
@@ -31,5 +32,27 @@ func TestSessionThresholdFollowsTheRunner(t *testing.T) {
 		if got := s.Threshold().Level; got != tc.want {
 			t.Errorf("%s: threshold %q, want %q", tc.name, got, tc.want)
 		}
+	}
+}
+
+// With checkpoints taken before each turn (the agent's faces), the
+// confined default says that /undo lets a deletion inside the roots pass;
+// wisp run, which takes none, keeps the sandbox's own why. The level is
+// the same: the agent lowers the lines a checkpoint covers.
+func TestSessionThresholdSaysWhatCheckpointsChange(t *testing.T) {
+	cfg := config.Default()
+	s := &Session{Cfg: cfg, Runner: &runner.Runner{Config: cfg}}
+	run := s.Threshold()
+	s.Checkpoints = true
+	chat := s.Threshold()
+	if chat.Level != run.Level {
+		t.Errorf("checkpoints changed the level: %q, not %q", chat.Level, run.Level)
+	}
+	if chat.Why != approval.UndoThresholdWhy || run.Why == approval.UndoThresholdWhy {
+		t.Errorf("why with checkpoints %q, without %q", chat.Why, run.Why)
+	}
+	s.Cfg.Approval.Threshold = "moderate"
+	if got := s.Threshold().Why; got == approval.UndoThresholdWhy {
+		t.Errorf("a set threshold reads %q", got)
 	}
 }

@@ -48,7 +48,7 @@ func BenchmarkLarge1GB(b *testing.B) {
 	})
 	b.Run("walk-stat", walkStat(dir))
 	aTurn := func(i int) { touch1M(b, dir, 10, i) }
-	b.Run("take-10-changed", func(b *testing.B) { benchTake(b, dir, 0, aTurn) })
+	b.Run("take-10-changed", func(b *testing.B) { benchTake(b, dir, 0, aTurn, Options{}) })
 	b.Run("restore-10-changed", func(b *testing.B) {
 		s := benchStore(b, dir)
 		cp := take(b, s, dir)

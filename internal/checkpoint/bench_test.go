@@ -142,14 +142,16 @@ func BenchmarkCheckpoint20kFiles10Changed(b *testing.B) {
 		eachOp(b, aTurn, func() { g.snapshot(b) })
 		b.ReportMetric(float64(dirSize(g.gitDir)-before)/float64(b.N), "store-B/op")
 	})
-	b.Run("take", func(b *testing.B) { benchTake(b, dir, 0, aTurn) })
-	b.Run("take-2-walks", func(b *testing.B) { benchTake(b, dir, 2, aTurn) })
+	b.Run("take", func(b *testing.B) { benchTake(b, dir, 0, aTurn, Options{}) })
+	b.Run("take-2-walks", func(b *testing.B) { benchTake(b, dir, 2, aTurn, Options{}) })
+	// A store that watches walks again only the folders the turn changed.
+	b.Run("take-watched", func(b *testing.B) { benchTake(b, dir, 0, aTurn, Options{Watch: true}) })
 }
 
 // benchTake measures checkpoints of dir, each after aTurn, walking walks
 // folders at once.
-func benchTake(b *testing.B, dir string, walks int, aTurn func(int)) {
-	s := benchStore(b, dir)
+func benchTake(b *testing.B, dir string, walks int, aTurn func(int), opts Options) {
+	s := benchStoreWith(b, dir, opts)
 	s.walks = walks
 	take(b, s, dir)
 	before := dirSize(s.dir)
@@ -204,14 +206,17 @@ func eachOp(b *testing.B, prepare func(i int), op func()) {
 	cpu.report(b)
 }
 
-func benchStore(b *testing.B, dir string) *Store {
+func benchStore(b *testing.B, dir string) *Store { return benchStoreWith(b, dir, Options{}) }
+
+func benchStoreWith(b *testing.B, dir string, opts Options) *Store {
 	b.Helper()
 	home, err := os.MkdirTemp(filepath.Dir(dir), "home-")
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { os.RemoveAll(home) })
-	s, err := Open(Dir(home, dir), Options{MaxRootBytes: -1})
+	opts.MaxRootBytes = -1
+	s, err := Open(Dir(home, dir), opts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -18,13 +18,22 @@ func (e *ReadError) Error() string {
 
 func (e *ReadError) Unwrap() error { return e.Err }
 
-// CapError is a root whose recorded files are larger than the cap.
+// CapError is a root whose recorded files are larger than the cap, or
+// that holds more entries than a walk looks at (Entries set: the walk
+// stopped there, so Size is what it had found by then).
 type CapError struct {
 	Root      string
 	Size, Cap int64
+	// Entries is the entry cap the walk stopped at, 0 when the bytes
+	// were over theirs.
+	Entries int
 }
 
 func (e *CapError) Error() string {
+	if e.Entries > 0 {
+		return fmt.Sprintf("%s holds more than %d files and folders that a checkpoint would record, too many to walk before each turn: start wisp in the project's own folder, or leave large folders out with .gitignore entries",
+			e.Root, e.Entries)
+	}
 	return fmt.Sprintf("%s holds %s of files that a checkpoint would record, over the cap of %s: leave large folders out with .gitignore entries, or raise the cap (checkpoints.maxRootSize)",
 		e.Root, formatBytes(e.Size), formatBytes(e.Cap))
 }

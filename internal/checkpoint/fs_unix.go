@@ -18,6 +18,10 @@ type fileStat struct {
 	ino   uint64
 	dev   uint64
 	mode  uint32 // st_mode: type and permission bits
+	// links is the count of hard links: a file with more than one can
+	// change through a name in another folder, which a watch on this
+	// one does not see. The index does not compare it.
+	links uint64
 }
 
 func statOf(st *unix.Stat_t) fileStat {
@@ -26,8 +30,9 @@ func statOf(st *unix.Stat_t) fileStat {
 		mtime: unix.TimespecToNsec(st.Mtim),
 		ctime: unix.TimespecToNsec(st.Ctim),
 		ino:   uint64(st.Ino),
-		dev:   uint64(st.Dev),  // int32 on darwin
-		mode:  uint32(st.Mode), // uint16 on darwin
+		dev:   uint64(st.Dev),   // int32 on darwin
+		mode:  uint32(st.Mode),  // uint16 on darwin
+		links: uint64(st.Nlink), // uint16 on darwin
 	}
 }
 

@@ -51,6 +51,7 @@ func (x *index) lookup(path string, st fileStat, stored bool) (hash, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	e, ok := x.entries[path]
+	st.links = 0
 	if !ok || e.stat != st || stored && !e.stored {
 		return hash{}, false
 	}
@@ -62,6 +63,7 @@ func (x *index) lookup(path string, st fileStat, stored bool) (hash, bool) {
 // after readStart; a racily clean stat is not kept.
 func (x *index) record(path string, st fileStat, h hash, readStart time.Time, stored bool) {
 	limit := readStart.Add(-racyWindow).UnixNano()
+	st.links = 0
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if st.mtime >= limit || st.ctime >= limit {

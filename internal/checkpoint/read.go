@@ -69,10 +69,11 @@ func (s *Store) finish(node *dirNode, write bool) (hash, error) {
 	node.pending = nil
 	for i := range node.entries {
 		e := &node.entries[i]
-		if e.kind != kindDir {
+		kid := node.kids[e.name]
+		if e.kind != kindDir || kid == nil { // a folder taken from the last walk has its tree
 			continue
 		}
-		h, err := s.finish(node.kids[e.name], write)
+		h, err := s.finish(kid, write)
 		if err != nil {
 			return h, err
 		}

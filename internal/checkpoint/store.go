@@ -16,8 +16,13 @@ import (
 // Defaults of [Options].
 const (
 	DefaultMaxRootBytes = 2 << 30 // 2 GiB of recorded files in one root
-	DefaultKeep         = 100     // checkpoints kept by Prune
-	DefaultMaxAge       = 30 * 24 * time.Hour
+	// DefaultMaxRootEntries bounds the entries a walk of one root looks
+	// at: a project's tree, even a large one, is well under it; a home
+	// folder or a disk is not, and is refused at once rather than walked
+	// for minutes before each turn.
+	DefaultMaxRootEntries = 300_000
+	DefaultKeep           = 100 // checkpoints kept by Prune
+	DefaultMaxAge         = 30 * 24 * time.Hour
 )
 
 // Options are a store's settings; the zero value takes the defaults.
@@ -26,6 +31,11 @@ type Options struct {
 	// root (what .gitignore leaves out does not count): a root over it is
 	// refused, with its size. Negative means no cap.
 	MaxRootBytes int64
+	// MaxRootEntries caps the files, links and folders a checkpoint
+	// records in one root: the walk stops as soon as it passes it, so a
+	// root far too large costs a bounded walk, and is refused with a
+	// CapError. Negative means no cap.
+	MaxRootEntries int
 	// Keep and MaxAge are what Prune keeps: the newest Keep checkpoints,
 	// and of those only the ones younger than MaxAge (the newest is always
 	// kept). Negative means no limit.
@@ -36,11 +46,18 @@ type Options struct {
 	Skip []string
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Watch has the store watch the folders it walks (inotify on Linux),
+	// so that the next checkpoint walks again only the folders that
+	// changed: for a store that takes checkpoints turn after turn.
+	Watch bool
 }
 
 func (o Options) withDefaults() Options {
 	if o.MaxRootBytes == 0 {
 		o.MaxRootBytes = DefaultMaxRootBytes
+	}
+	if o.MaxRootEntries == 0 {
+		o.MaxRootEntries = DefaultMaxRootEntries
 	}
 	if o.Keep == 0 {
 		o.Keep = DefaultKeep
@@ -75,8 +92,16 @@ type Store struct {
 	// walks is how many folders a walk reads at once (half the
 	// processors when 0); benchmarks compare.
 	walks int
-	// filesRead counts the files read (not found in the index), for tests.
-	filesRead atomic.Int64
+	// filesRead counts the files read (not found in the index), and
+	// dirsRead the folders listed, for tests.
+	filesRead, dirsRead atomic.Int64
+	// watch, when Options.Watch, says which folders changed since the
+	// last checkpoint this store took of each root (last).
+	watch *watcher
+	last  map[string]lastTake
+	// totals caches what each tree holds all the way down, for the caps
+	// of a walk that takes a folder from the last one.
+	totals map[hash]totals
 }
 
 // Dir is the store of the project launched in launchDir, in wisp's home.
@@ -110,7 +135,11 @@ func Open(dir string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint store %s: %w", dir, err)
 	}
-	s := &Store{dir: abs, opts: opts.withDefaults(), trees: map[hash][]entry{}}
+	s := &Store{dir: abs, opts: opts.withDefaults(), trees: map[hash][]entry{},
+		last: map[string]lastTake{}, totals: map[hash]totals{}}
+	if opts.Watch {
+		s.watch, _ = newWatcher() // none: every checkpoint walks all
+	}
 	for _, sub := range []string{"", "objects", "tmp", "records"} {
 		if err := os.MkdirAll(filepath.Join(abs, sub), 0o700); err != nil {
 			return nil, fmt.Errorf("make the checkpoint store: %w", err)
@@ -135,6 +164,9 @@ func (s *Store) Recovered() *Recovery { return s.recovered }
 // store.
 func (s *Store) Close() error {
 	s.locked(func() error { return s.idx.save(s.tmpPath("index")) })
+	if s.watch != nil {
+		s.watch.close()
+	}
 	return s.lock.Close()
 }
 
@@ -151,6 +183,7 @@ func (s *Store) locked(f func() error) error {
 	defer unlockFile(s.lock)
 	if len(s.trees) > 100_000 {
 		s.trees = map[hash][]entry{}
+		s.totals = map[hash]totals{}
 	}
 	rec, err := s.recover()
 	if err != nil {

@@ -61,15 +61,48 @@ func (s *Store) Take(roots []string, label string) (*Checkpoint, error) {
 }
 
 // take records roots as spec says in cp, and writes its record.
+//
+// With a watcher, a checkpoint's walk takes the folders that did not
+// change since this store's last checkpoint of the root from it, and
+// walks the rest; one taken toward a restore's target (spec.target)
+// records what the target's rules say too, so the next walk walks all.
 func (s *Store) take(roots []string, spec walkSpec, cp *Checkpoint) (*Checkpoint, error) {
 	s.idx.refresh()
 	s.idx.startWalk()
 	cp.Time = s.opts.Now().UTC()
+	since := map[string]*since{}
+	if s.watch != nil {
+		s.watch.drain()
+		if spec.target == nil {
+			for _, root := range roots {
+				since[root] = s.sinceLast(root)
+			}
+		}
+		s.watch.reset() // what changes from here on, the next walk sees
+	}
+	linked := map[string]*lastTake{} // what the next walk of each root needs of this one
+	cp, err := s.takeRoots(roots, spec, cp, since, linked)
+	clear(s.last)
+	if err != nil || s.watch == nil || spec.target != nil {
+		return cp, err
+	}
+	for _, r := range cp.Roots {
+		if h, err := parseHash(r.Tree); err == nil && linked[r.Path] != nil {
+			linked[r.Path].id, linked[r.Path].tree = cp.ID, h
+			s.last[r.Path] = *linked[r.Path]
+		}
+	}
+	return cp, nil
+}
+
+func (s *Store) takeRoots(roots []string, spec walkSpec, cp *Checkpoint, since map[string]*since, linked map[string]*lastTake) (*Checkpoint, error) {
+	walkedAll := true
 	for _, root := range roots {
-		r, special, err := s.takeRoot(root, spec)
+		r, special, err := s.takeRoot(root, spec, since[root], linked)
 		if err != nil {
 			return nil, fmt.Errorf("take a checkpoint of %s: %w", root, err)
 		}
+		walkedAll = walkedAll && since[root] == nil
 		cp.Roots = append(cp.Roots, r)
 		cp.Special = append(cp.Special, special...)
 	}
@@ -77,7 +110,9 @@ func (s *Store) take(roots []string, spec walkSpec, cp *Checkpoint) (*Checkpoint
 	if len(cp.Special) > maxSpecial {
 		cp.Special = cp.Special[:maxSpecial]
 	}
-	s.idx.endWalk(roots)
+	if walkedAll { // a walk that took folders from the last one did not see their files
+		s.idx.endWalk(roots)
+	}
 	if err := s.idx.saveSoon(s.tmpPath("index"), time.Now()); err != nil {
 		return nil, s.storeErr(err)
 	}
@@ -87,7 +122,7 @@ func (s *Store) take(roots []string, spec walkSpec, cp *Checkpoint) (*Checkpoint
 	return cp, nil
 }
 
-func (s *Store) takeRoot(root string, spec walkSpec) (Root, []string, error) {
+func (s *Store) takeRoot(root string, spec walkSpec, in *since, linked map[string]*lastTake) (Root, []string, error) {
 	r := Root{Path: root}
 	st, err := statPath(root)
 	if err != nil {
@@ -101,7 +136,7 @@ func (s *Store) takeRoot(root string, spec walkSpec) (Root, []string, error) {
 			return r, nil, err
 		}
 	}
-	w, node, err := s.walkRoot(root, spec, tgt)
+	w, node, err := s.walkRootSince(root, spec, tgt, in)
 	if err != nil {
 		return r, nil, err
 	}
@@ -110,6 +145,12 @@ func (s *Store) takeRoot(root string, spec walkSpec) (Root, []string, error) {
 		return r, nil, err
 	}
 	r.Tree, r.Files, r.Bytes = h.String(), int(w.files.Load()), w.bytes.Load()
+	// Folders with linked files are walked every time, so never among
+	// those taken from the last walk; a file newly linked may have its
+	// other name in one of those, so the next walk walks all.
+	if in == nil || !in.newLinks(s.last[root], w.inodes) {
+		linked[root] = &lastTake{linked: w.linked, inodes: w.inodes}
+	}
 	special := make([]string, len(w.special))
 	for i, rel := range w.special {
 		special[i] = join(root, rel)

@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"slices"
 	"strings"
@@ -325,4 +326,32 @@ func TestRootsOverTheCapAreRefused(t *testing.T) {
 	}
 	p.write(map[string]string{".gitignore": "big/\n"})
 	p.take("with big/ ignored")
+}
+
+// A root with far more entries than a project holds (a home folder, a
+// disk) is refused when the walk passes the cap, not walked to its end:
+// what a walk reads stays bounded by the cap.
+func TestRootsWithTooManyEntriesAreRefusedWithoutWalkingThemAll(t *testing.T) {
+	p := newProject(t, Options{MaxRootEntries: 40})
+	files := map[string]string{}
+	for i := range 400 {
+		files[fmt.Sprintf("d%d/f%d.txt", i%10, i)] = "x\n"
+	}
+	p.write(files)
+	_, err := p.store.Take([]string{p.dir}, "before")
+	var ce *CapError
+	if !errors.As(err, &ce) || ce.Root != p.dir || ce.Entries != 40 {
+		t.Fatalf("Take of 410 entries over a cap of 40 = %v, want a CapError at 40 entries", err)
+	}
+	for _, want := range []string{p.dir, "more than 40 files and folders", "start wisp in the project's own folder", ".gitignore"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error %q does not say %q", err, want)
+		}
+	}
+	if read := p.store.filesRead.Load(); read > 40 {
+		t.Errorf("the walk read %d files past a cap of 40 entries", read)
+	}
+	if list, _ := p.store.List(); len(list) != 0 {
+		t.Errorf("a checkpoint was recorded: %v", list)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"sync"
@@ -55,9 +56,15 @@ type walker struct {
 
 	bytes   atomic.Int64
 	files   atomic.Int64
+	entries atomic.Int64 // files, links and folders recorded
 	mu      sync.Mutex
 	special []string
+	linked  []string           // folders holding a file with more than one name
+	inodes  map[[2]uint64]bool // and those files
 	err     error
+
+	inc      *since // what may be taken from the last walk; nil: walk all
+	watching bool   // folders walked are watched for the next walk
 
 	dirs    sync.WaitGroup // folders being walked
 	slots   chan struct{}  // walks that may run beside this one
@@ -83,17 +90,28 @@ type frame struct {
 	// folder), tgtRules its rules.
 	tgt      []entry
 	tgtRules rules
+	// prev are the entries the last walk recorded here, when prevKnown:
+	// a walk that watched since may take unchanged folders from them.
+	prev      []entry
+	prevKnown bool
 }
 
 // walkRoot walks root and returns its folders as found, every file's
 // hash filled in.
 func (s *Store) walkRoot(root string, spec walkSpec, tgtTree *hash) (*walker, *dirNode, error) {
+	return s.walkRootSince(root, spec, tgtTree, nil)
+}
+
+// walkRootSince is walkRoot taking from the last walk what in says is
+// unchanged, and watching what it walks when spec is a checkpoint's.
+func (s *Store) walkRootSince(root string, spec walkSpec, tgtTree *hash, in *since) (*walker, *dirNode, error) {
 	procs := max(2, runtime.GOMAXPROCS(0))
 	// Half the processors walk: on two busy cores, walks side by side
 	// measured slower than one (BenchmarkCheckpoint20kFiles10Changed).
 	walks := cmp.Or(s.walks, max(1, procs/2))
-	w := &walker{s: s, spec: spec, root: root, skip: s.skipsUnder(root),
-		slots: make(chan struct{}, walks-1), jobs: make(chan hashJob, 64)}
+	w := &walker{s: s, spec: spec, root: root, skip: s.skipsUnder(root), inc: in, inodes: map[[2]uint64]bool{},
+		watching: s.watch != nil && spec.target == nil && spec.store,
+		slots:    make(chan struct{}, walks-1), jobs: make(chan hashJob, 64)}
 	for range procs {
 		w.workers.Add(1)
 		go w.work()
@@ -127,10 +145,49 @@ func (w *walker) walkTop(tgtTree *hash) (*dirNode, error) {
 			return nil, err
 		}
 	}
+	if w.inc != nil && !w.inc.full[""] {
+		if fr.prev, err = w.s.readTree(w.inc.prev); err != nil {
+			f.Close()
+			return nil, err
+		}
+		fr.prevKnown = true
+	}
+	w.watch(f, "")
 	node := &dirNode{}
 	w.dirs.Add(1)
 	w.walkDir(f, fr, node)
 	return node, nil
+}
+
+// watch has the folder open as f, at rel, watched for the next walk.
+func (w *walker) watch(f *os.File, rel string) {
+	if w.watching {
+		w.s.watch.add(int(f.Fd()), filepath.Join(w.root, rel))
+	}
+}
+
+// reuse takes the folder at rel, which fr's folder holds as e, from the
+// last walk when nothing in it changed since: its tree as recorded, and
+// what it holds counted toward the caps. False: walk it.
+func (w *walker) reuse(rel string, fr *frame, e *entry) (bool, error) {
+	if !w.inc.reusable(rel, fr) {
+		return false, nil
+	}
+	pe := lookup(fr.prev, e.name)
+	if pe == nil || pe.kind != kindDir {
+		return false, nil
+	}
+	t, err := w.s.treeTotals(pe.hash)
+	if err != nil {
+		return false, err
+	}
+	e.hash = pe.hash
+	w.files.Add(t.files)
+	w.bytes.Add(t.bytes)
+	if max := w.s.opts.MaxRootEntries; max >= 0 && w.entries.Add(t.entries) > int64(max) {
+		return true, &CapError{Root: w.root, Size: w.bytes.Load(), Cap: w.s.opts.MaxRootBytes, Entries: max}
+	}
+	return true, nil
 }
 
 // walkDir walks the open folder f into node (and closes it); a failure
@@ -144,6 +201,7 @@ func (w *walker) walkDir(f *os.File, fr frame, node *dirNode) {
 }
 
 func (w *walker) readDir(f *os.File, fr frame, node *dirNode) error {
+	w.s.dirsRead.Add(1)
 	names, err := f.Readdirnames(-1)
 	if err != nil {
 		return w.readErr(fr.rel, err)
@@ -215,10 +273,19 @@ func (w *walker) visit(fd int, name string, fr *frame, node *dirNode) error {
 		node.unrecorded++
 		return nil
 	}
+	if max := w.s.opts.MaxRootEntries; max >= 0 && w.entries.Add(1) > int64(max) {
+		return &CapError{Root: w.root, Size: w.bytes.Load(), Cap: w.s.opts.MaxRootBytes, Entries: max}
+	}
 	node.entries = append(node.entries, entry{name: name, kind: k, perm: st.perm()})
 	e := &node.entries[len(node.entries)-1]
 	switch k {
 	case kindFile:
+		if st.links > 1 {
+			w.mu.Lock()
+			w.linked = append(w.linked, fr.rel)
+			w.inodes[[2]uint64{st.dev, st.ino}] = true
+			w.mu.Unlock()
+		}
 		return w.file(fd, rel, st, node)
 	case kindSymlink:
 		e.link, err = readlinkAt(fd, name)
@@ -227,6 +294,9 @@ func (w *walker) visit(fd int, name string, fr *frame, node *dirNode) error {
 			return w.readErr(rel, err)
 		}
 		return nil
+	}
+	if reused, err := w.reuse(rel, fr, e); reused || err != nil {
+		return err
 	}
 	return w.dir(fd, name, parts, fr, node)
 }
@@ -253,7 +323,7 @@ func (w *walker) file(fd int, rel string, st fileStat, node *dirNode) error {
 	w.bytes.Add(st.size)
 	w.files.Add(1)
 	if w.overCap() {
-		return nil // walk on, to say how large the root is
+		return nil // walk on (up to MaxRootEntries), to say how large the root is
 	}
 	path := join(w.root, rel)
 	if h, ok := w.s.idx.lookup(path, st, w.spec.store); ok {
@@ -285,6 +355,14 @@ func (w *walker) dir(fd int, name string, parts []string, fr *frame, node *dirNo
 			return err
 		}
 	}
+	if e := lookup(fr.prev, name); fr.prevKnown && !w.inc.full[rel] && e != nil && e.kind == kindDir {
+		if sub.prev, err = w.s.readTree(e.hash); err != nil {
+			f.Close()
+			return err
+		}
+		sub.prevKnown = true
+	}
+	w.watch(f, rel)
 	kid := &dirNode{}
 	if node.kids == nil {
 		node.kids = map[string]*dirNode{}

@@ -19,7 +19,7 @@ const agentExecutable = "wisp-agent"
 // leanCommands are what the lean wisp runs itself: none of them talks to a
 // model, an MCP client, an HTTP server or the desktop bus, so it starts
 // without their packages' initialisers. Everything else (chat, respond,
-// mcp, tui, doctor, a bare prompt, help and completion, which list every
+// mcp, tui, undo, doctor, a bare prompt, help and completion, which list every
 // command) is the agent's, and so is a run that wants wisp's network proxy
 // (HandOffForProxy).
 var leanCommands = map[string]bool{

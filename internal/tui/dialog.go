@@ -30,6 +30,7 @@ type dialog struct {
 	host  string // a connection's HOST:PORT (AskHost); "" for a command
 	reply chan approval.Answer
 	m     *dialogpkg.Model
+	undo  *undoQuestion // /undo's question instead (undo.go)
 }
 
 // newDialog opens a question at now.
@@ -60,6 +61,9 @@ func (d *dialog) key(k tea.KeyPressMsg, now time.Time) (approval.Answer, bool) {
 // lines is the dialog's text; the keys line follows the settle time.
 // Every field of the request is the model's or a file's: shown escaped.
 func (d *dialog) lines(now time.Time, st styles) []styledLine {
+	if d.undo != nil {
+		return d.undo.lines(st)
+	}
 	r := d.req
 	if r.Grant != "" {
 		var out []styledLine

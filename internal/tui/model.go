@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"io"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/spinner"
@@ -141,6 +142,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.o.Status.Sandbox = msg.label
 	case slashDoneMsg:
 		return m, m.slashDone(msg)
+	case undoAskMsg:
+		return m, m.undoAsk(msg.q)
+	case undoDoneMsg:
+		m.undoDone(msg)
 	case turnDoneMsg:
 		m.busy, m.cancel = false, nil
 		m.state.turnEnded()
@@ -245,6 +250,11 @@ func (m *Model) send(s Sent) tea.Cmd {
 		m.tr.add(&entry{kind: entrySent, sent: s})
 		return m.runTyped(t)
 	}
+	if f := strings.Fields(s.Line); len(f) == 1 && (f[0] == "/undo" || f[0] == "/redo") {
+		if cmd, ok := m.runUndo(f[0]); ok {
+			return cmd
+		}
+	}
 	if cmd, ok := m.slash(s.Line); ok {
 		return cmd
 	}
@@ -307,6 +317,9 @@ func (m *Model) settleTick() tea.Cmd {
 
 func (m *Model) dialogKey(k tea.KeyPressMsg) tea.Cmd {
 	d := m.dialogs[0]
+	if d.undo != nil {
+		return m.undoKey(d, k)
+	}
 	ans, ok := d.key(k, m.o.Now())
 	if !ok {
 		return nil

@@ -151,6 +151,6 @@ const helpText = `Type a message for the model. At the start of the box:
 Ctrl-O (or /approvals) lists the requests waiting in ~/.wisp/pending, answered there;
 /approvals approve ID [SCOPE], /approvals deny ID answer one by its id, a prefix or its digest
 /status, /threads, /new, /compact, /model NAME, /output ID, /tools off and on act as in wisp chat; /clear empties the screen
-/undo shows what the last turn changed in the files and how to take it back (/undo yes); /redo takes an undo back
+/undo shows what the last turn changed in the files and asks in a dialog before it takes it back; /redo takes an undo back
 Up and Down recall a line in its mode; PgUp and PgDn scroll; Ctrl-C stops the model or a command,
 clears the box, or leaves; Ctrl-D in an empty box leaves; /quit leaves`

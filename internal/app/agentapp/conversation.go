@@ -27,8 +27,11 @@ type Conversation struct {
 	state string // the model's, as last checked
 }
 
-// Close ends the thread's record.
-func (c *Conversation) Close() { c.Agent.Thread().Close() }
+// Close ends the thread's record and releases the checkpoint store.
+func (c *Conversation) Close() {
+	c.Agent.Thread().Close()
+	closeCheckpoints(c.Agent.Checkpoints())
+}
 
 // Options say how a conversation opens.
 type Options struct {
@@ -38,6 +41,9 @@ type Options struct {
 	Here     bool     // resume a thread of another folder in this one
 	Terminal *os.File // the person's terminal, for typed commands
 	Check    bool     // check the model at the start
+	// CheckpointAsk asks, after the reason was said, whether to run a turn
+	// no checkpoint could be taken before; nil runs it.
+	CheckpointAsk func(context.Context) bool
 }
 
 // Open wires the agent: the tools over the session's runner,
@@ -61,6 +67,8 @@ func Open(ctx context.Context, f *app.Factory, s *app.Session, face agent.Face, 
 		return nil, err
 	}
 	o.Thread = thread
+	o.Checkpoints = openCheckpoints(f, s, face, co)
+	recordGrants(f, s, tb, o.Checkpoints, face)
 	a := agent.New(o)
 	n := a.Resume(records)
 	conv := &Conversation{Agent: a, Thread: thread, Client: client}

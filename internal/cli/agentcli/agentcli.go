@@ -1,5 +1,5 @@
 // Package agentcli holds the agent's commands: chat, respond (and the bare
-// prompt), mcp, tui, threads and doctor. They link the model client, the
+// prompt), mcp, tui, threads, undo and doctor. They link the model client, the
 // MCP SDK, the terminal UI, HTTP and the desktop bus, whose initialisers
 // run at every start of the binary that links them; so only wisp-agent
 // links this package, and the lean wisp (internal/cli alone) hands these
@@ -16,5 +16,5 @@ import (
 func Add(root *cobra.Command, f *app.Factory) {
 	addBarePrompt(root, f) // wisp "PROMPT" is wisp respond "PROMPT"
 	root.AddCommand(newChatCmd(f), newRespondCmd(f), newMCPCmd(f), newTUICmd(f), newThreadsCmd(f),
-		newDoctorCmd(f)) // doctor asks the model server and the desktop bus: HTTP and D-Bus
+		newUndoCmd(f), newDoctorCmd(f)) // doctor asks the model server and the desktop bus: HTTP and D-Bus
 }

@@ -142,7 +142,9 @@ func runChatTerminal(ctx context.Context, f *app.Factory, s *app.Session, opts c
 	// beside it; read from a pipe, the check comes first, so its note is
 	// in order with the rest.
 	ed, onTTY := lines.(*chat.Editor)
-	conv, err := agentapp.Open(ctx, f, s, face, opts.conversation("chat", tty, !onTTY))
+	co := opts.conversation("chat", tty, !onTTY)
+	co.CheckpointAsk = chat.CheckpointAsk(chat.TerminalOptions{Face: face, Lines: lines})
+	conv, err := agentapp.Open(ctx, f, s, face, co)
 	if err != nil {
 		return err
 	}

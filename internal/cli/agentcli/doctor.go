@@ -115,7 +115,9 @@ func doctorThreshold(f *app.Factory) (string, error) {
 	case sandbox.Nested():
 		c = approval.Nested
 	}
-	return "threshold " + approval.ResolveThreshold(cfg.Approval.Threshold, c).String() +
+	// The chat's threshold: wisp run --ask takes no checkpoints and keeps
+	// the sandbox's own.
+	return "threshold " + approval.ResolveUndoThreshold(cfg.Approval.Threshold, c, cfg.Checkpoints.Enabled).String() +
 		"; outside-sandbox runs ask every time", nil
 }
 
