@@ -96,9 +96,16 @@ func (c *ptyTUI) waitFor(s string) {
 	c.t.Fatalf("never saw %q on the screen:\n%s", s, c.screen().Text())
 }
 
+// shows says whether s is on the screen, on one line or wrapped over
+// several. A line's trailing blanks are not kept, so a space the wrap fell
+// on is lost: wrapped text is compared without its spaces.
 func (c *ptyTUI) shows(s string) bool {
 	lines := c.screen().Lines()
-	return strings.Contains(strings.Join(lines, "\n"), s) || strings.Contains(strings.Join(lines, ""), s)
+	if strings.Contains(strings.Join(lines, "\n"), s) {
+		return true
+	}
+	unspaced := func(s string) string { return strings.ReplaceAll(s, " ", "") }
+	return strings.Contains(unspaced(strings.Join(lines, "")), unspaced(s))
 }
 
 // waitGone waits until s has left the screen.
