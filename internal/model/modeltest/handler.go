@@ -59,6 +59,9 @@ func (h *handler) release() { h.stopOnce.Do(func() { close(h.stop) }) }
 
 func (h *handler) chat(w http.ResponseWriter, r *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBody))
+	if err != nil && r.Context().Err() != nil {
+		return // the client went away mid-body (a Ctrl-C), as a real server sees it: nothing to answer
+	}
 	if err == nil {
 		var req Request
 		if req, err = parseRequest(body, r.Header.Get("Authorization")); err == nil {
