@@ -80,6 +80,12 @@ func TestNewcomersFirstHour(t *testing.T) {
 		sh.waitSince(at, "wisp chat · ")
 		sh.waitSince(at, "· the model cannot be reached: the model server at http://127.0.0.1:11434/v1 is not answering; start it (ollama serve) or set model.baseURL")
 		sh.chatReady(at)
+		// The note, wrapped to the width, reads on from the start of each line.
+		for _, l := range strings.Split(sh.since(at), "\n") {
+			if strings.HasPrefix(l, " ") {
+				t.Errorf("a line of the chat's start begins far from the left: %q\n%s", l, sh.since(at))
+			}
+		}
 		sh.send("\x04") // Ctrl-D leaves
 		sh.prompt(at)
 	})

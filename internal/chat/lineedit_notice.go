@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"time"
 )
 
@@ -42,10 +43,7 @@ func (e *Editor) stopReading() {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	e.reading = false
-	for _, n := range e.notices {
-		io.WriteString(e.tty, n+"\r\n")
-	}
-	e.notices = nil
+	e.writeNotices()
 }
 
 // nextKey waits for a key, or for ctx, or for a notice, which it shows.
@@ -84,12 +82,20 @@ func (e *Editor) showNotices() {
 		clear += "\x1b[" + itoa(e.row) + "A"
 	}
 	io.WriteString(e.tty, clear+"\x1b[J")
-	for _, n := range e.notices {
-		io.WriteString(e.tty, n+"\r\n")
-	}
-	e.notices = nil
+	e.writeNotices()
 	e.row = 0
 	e.draw()
+}
+
+// writeNotices writes the notices, each from the start of a line: the
+// terminal is raw while a line is read, where a newline alone (a long
+// note's, wrapped to the width) goes down without going back to the
+// start, and the rest of the note would begin at the far right.
+func (e *Editor) writeNotices() {
+	for _, n := range e.notices {
+		io.WriteString(e.tty, strings.ReplaceAll(n, "\n", "\r\n")+"\r\n")
+	}
+	e.notices = nil
 }
 
 func itoa(n int) string {
