@@ -135,6 +135,7 @@ func TestNewcomersFirstHour(t *testing.T) {
 		sh.typeMessage(at, "!ls")
 		sh.waitSince(at, "README.md")
 		sh.waitSince(at, "main.go")
+		sh.chatReady(at) // a key typed while a command runs is not the chat's
 		sh.send("\x04")
 		sh.prompt(at)
 		if n := len(srv.Requests()); n == 0 {
@@ -152,6 +153,7 @@ func TestNewcomersFirstHour(t *testing.T) {
 				t.Errorf("the resumed chat does not show %q above the marker:\n%s", want, seen)
 			}
 		}
+		sh.chatReady(at)
 		sh.send("\x04")
 		sh.prompt(at)
 	})
@@ -159,8 +161,14 @@ func TestNewcomersFirstHour(t *testing.T) {
 	step("tui --resume shows the conversation so far", func(t *testing.T) {
 		at := sh.typeLine("wisp tui --resume")
 		sh.waitFor("sandbox: Landlock ABI")
-		for _, want := range []string{"what files are here?", "There are three files: go.mod, main.go and README.md.", resumed} {
-			sh.waitShown(want)
+		// In the order they happened, the marker under them.
+		shown, last := sh.waitShown(resumed), -1
+		for _, want := range []string{"› what files are here?", "There are three files: go.mod, main.go and README.md.", "ls", resumed} {
+			i := strings.Index(shown, want)
+			if i <= last {
+				t.Errorf("the resumed tui does not show %q below what came before it:\n%s", want, shown)
+			}
+			last = i
 		}
 		sh.send("\x04")
 		sh.prompt(at)
@@ -235,9 +243,11 @@ func firstHourTree(t *testing.T) string {
 	build := exec.Command(goTool(t), "build", "-trimpath", "-o", filepath.Join(tree, "bin")+"/", "./cmd/wisp", "./cmd/wisp-agent", "./cmd/wisp-sandbox")
 	build.Dir = root
 	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	start := time.Now()
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build wisp as make build does: %v\n%s", err, out)
 	}
+	t.Logf("built wisp, wisp-agent and wisp-sandbox in %s", time.Since(start).Round(time.Second))
 	return tree
 }
 
@@ -430,19 +440,20 @@ func (sh *hourShell) prompt(at int) {
 
 // waitShown waits until s shows on the full screen a program such as
 // the tui draws, whose last line is its status line: the last rows of the
-// emulator's lines, not the scrollback above them.
-func (sh *hourShell) waitShown(s string) {
+// emulator's lines, not the scrollback above them. It returns that screen.
+func (sh *hourShell) waitShown(s string) string {
 	sh.t.Helper()
 	shown := func() string {
 		lines := sh.screen().Lines()
 		return strings.Join(lines[max(0, len(lines)-hourRows):], "\n")
 	}
 	for deadline := time.Now().Add(60 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if strings.Contains(shown(), s) {
-			return
+		if screen := shown(); strings.Contains(screen, s) {
+			return screen
 		}
 	}
 	sh.t.Fatalf("never saw %q on the screen:\n%s", s, shown())
+	return ""
 }
 
 // lineAfter is the screen line after the one holding intro, trimmed.
