@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/wisp-sh/wisp/internal/tty"
 )
 
 // errNotice ends a wait for a key when a notice came: it is shown above
@@ -15,11 +17,19 @@ var errNotice = errors.New("a notice came")
 // Notify writes line (wisp's own, already styled) above the line being
 // edited, and redraws the prompt under it. When no line is being read,
 // otherwise runs instead, with the editor held, so no prompt is drawn
-// through what it writes.
+// through what it writes; but while the terminal is raw around the line
+// (just before its prompt, just after it ends), where what otherwise
+// writes would go down a line without going back to its start, the
+// editor writes line itself.
 func (e *Editor) Notify(line string, otherwise func()) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if !e.reading {
+		if e.raw {
+			e.notices = append(e.notices, line)
+			e.writeNotices()
+			return
+		}
 		otherwise()
 		return
 	}
@@ -27,6 +37,25 @@ func (e *Editor) Notify(line string, otherwise func()) {
 	if e.wake != nil {
 		e.wake()
 	}
+}
+
+// makeRaw makes the terminal raw for a line, and the returned function
+// makes it as it was, each with the editor held, so a notice knows which
+// the terminal is.
+func (e *Editor) makeRaw() (restore func(), err error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	undo, err := tty.Raw(e.tty)
+	if err != nil {
+		return nil, err
+	}
+	e.raw = true
+	return func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		undo()
+		e.raw = false
+	}, nil
 }
 
 // startReading draws the prompt, with what waits above it first.

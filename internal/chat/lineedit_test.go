@@ -237,4 +237,13 @@ func TestEditorShowsANoticeAboveTheLine(t *testing.T) {
 	if !ran {
 		t.Error("a notice while no line is read did not go to its fallback")
 	}
+	// Raw, a moment before a prompt: the editor writes it, each line from
+	// the start.
+	restore, err := ed.makeRaw()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed.Notify("· raw before\nthe prompt", func() { t.Error("the terminal was raw, but the notice went to its fallback") })
+	restore()
+	waitScreen(t, scr, "› half done\n· raw before\nthe prompt")
 }
