@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/wisp-sh/wisp/internal/model/modeltest"
-	"github.com/wisp-sh/wisp/internal/render/rendertest"
 	"github.com/wisp-sh/wisp/internal/testenv"
 	itty "github.com/wisp-sh/wisp/internal/tty"
 )
@@ -333,20 +332,7 @@ func startShell(t *testing.T, tree, home string) *hourShell {
 		}
 	}
 	cmd.Env = append(env, "HOME="+home, "PATH="+hourSystemPath+":"+filepath.Dir(goTool(t)), "TERM=xterm-256color")
-	tty, slave, err := startOnPTY(cmd, hourRows, hourCols)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := &ptyTUI{t: t, tty: tty, slave: slave, cmd: cmd, scr: rendertest.NewScreen(hourCols, hourRows), ended: make(chan struct{})}
-	go func() { cmd.Wait(); close(c.ended) }()
-	go c.read()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-c.ended
-		tty.Close()
-		slave.Close()
-		c.screen().Close()
-	})
+	c := onPTY(t, cmd, hourRows, hourCols)
 	sh := &hourShell{c}
 	t.Cleanup(func() {
 		if t.Failed() || os.Getenv("WISP_TEST_SHOW_HOUR") != "" {

@@ -12,18 +12,6 @@ import (
 	"github.com/wisp-sh/wisp/internal/testenv"
 )
 
-// xdo runs xdotool on the desk's display: the person's mouse.
-func (d *realDesk) xdo(t *testing.T, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("xdotool", args...)
-	cmd.Env = d.env
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("xdotool %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
-
 // bannerWindow waits for dunst's window on the display and returns its id
 // and the middle of its first line, where a person clicks a banner.
 func (d *realDesk) bannerWindow(t *testing.T) (id, x, y string) {
@@ -44,7 +32,7 @@ func (d *realDesk) bannerWindow(t *testing.T) (id, x, y string) {
 	}
 	// WIDTH=300 HEIGHT=... lines, as --shell prints them.
 	geometry := map[string]int{}
-	for _, line := range strings.Split(d.xdo(t, "getwindowgeometry", "--shell", id), "\n") {
+	for _, line := range strings.Split(d.run(t, "xdotool", "getwindowgeometry", "--shell", id), "\n") {
 		k, v, _ := strings.Cut(line, "=")
 		geometry[k], _ = strconv.Atoi(v)
 	}
@@ -70,7 +58,7 @@ func TestDunstMiddleClickOnTheBannerShowsTheDetails(t *testing.T) {
 	d.nextSent(t, "brew upgrade")
 	d.waitDisplayed(t, 1)
 	window, x, y := d.bannerWindow(t)
-	d.xdo(t, "mousemove", "--window", window, x, y, "click", "2")
+	d.run(t, "xdotool", "mousemove", "--window", window, x, y, "click", "2")
 
 	details := d.nextSent(t, "binding ")
 	if details["urgency"].Value() != byte(2) {
