@@ -38,20 +38,7 @@ func TestEveryFaceRefusesToStartAroundASecret(t *testing.T) {
 			cmd := exec.Command(e.bin, face)
 			cmd.Dir = e.project
 			cmd.Env = append(os.Environ(), "WISP_HOME="+e.home, "HOME="+e.project, "TERM=xterm-256color", "NO_COLOR=1")
-			tty, slave, err := startOnPTY(cmd, 24, 200)
-			if err != nil {
-				t.Fatal(err)
-			}
-			c := &ptyTUI{t: t, tty: tty, slave: slave, cmd: cmd, scr: rendertest.NewScreen(200, 24), ended: make(chan struct{})}
-			go func() { cmd.Wait(); close(c.ended) }()
-			go c.read()
-			t.Cleanup(func() {
-				cmd.Process.Kill()
-				<-c.ended
-				tty.Close()
-				slave.Close()
-				c.screen().Close()
-			})
+			c := onPTY(t, cmd, 24, 200)
 			c.waitFor("wisp: error: sandbox: wisp will not start in " + e.project)
 			<-c.ended
 			if !c.shows("start wisp in a project folder instead") {
@@ -59,4 +46,25 @@ func TestEveryFaceRefusesToStartAroundASecret(t *testing.T) {
 			}
 		})
 	}
+}
+
+// onPTY starts cmd on a pseudo-terminal of rows×cols read back through a
+// terminal emulator, and ends it with the test.
+func onPTY(t *testing.T, cmd *exec.Cmd, rows, cols int) *ptyTUI {
+	t.Helper()
+	tty, slave, err := startOnPTY(cmd, uint16(rows), uint16(cols))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &ptyTUI{t: t, tty: tty, slave: slave, cmd: cmd, scr: rendertest.NewScreen(cols, rows), ended: make(chan struct{})}
+	go func() { cmd.Wait(); close(c.ended) }()
+	go c.read()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-c.ended
+		tty.Close()
+		slave.Close()
+		c.screen().Close()
+	})
+	return c
 }

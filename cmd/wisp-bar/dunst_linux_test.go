@@ -180,11 +180,17 @@ func (d *realDesk) nextSent(t *testing.T, part string) map[string]dbus.Variant {
 
 func (d *realDesk) dunstctl(t *testing.T, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("dunstctl", args...)
+	return d.run(t, "dunstctl", args...)
+}
+
+// run runs program on the desk's display and bus, and gives its output.
+func (d *realDesk) run(t *testing.T, program string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(program, args...)
 	cmd.Env = d.env
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("dunstctl %s: %v\n%s", strings.Join(args, " "), err, out)
+		t.Fatalf("%s %s: %v\n%s", program, strings.Join(args, " "), err, out)
 	}
 	return strings.TrimSpace(string(out))
 }

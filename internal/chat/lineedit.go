@@ -69,6 +69,7 @@ type Editor struct {
 	// Notices from other goroutines (the model check at the start) are
 	// written above the line being edited.
 	mu      sync.Mutex
+	raw     bool // the terminal is raw, from before the prompt is drawn to after the line ends
 	reading bool
 	notices []string
 	wake    func() // stops the key being waited for, to show a notice
@@ -105,7 +106,7 @@ const (
 // ErrInterrupted for Ctrl-C over a line, and ctx's error when ctx ends
 // first.
 func (e *Editor) ReadLine(ctx context.Context) (string, error) {
-	restore, err := tty.Raw(e.tty)
+	restore, err := e.makeRaw()
 	if err != nil {
 		return "", err
 	}

@@ -213,7 +213,8 @@ func TestEditorCtrlCTwiceAtAnEmptyPromptLeaves(t *testing.T) {
 }
 
 // A notice from another goroutine (the model check) shows above the line
-// being typed, which is drawn again under it and goes on as it was.
+// being typed, which is drawn again under it and goes on as it was; a
+// notice of several lines shows each from the start of a line.
 func TestEditorShowsANoticeAboveTheLine(t *testing.T) {
 	ed, master, scr := editorOnPTY(t)
 	got := readAsync(ed)
@@ -222,6 +223,9 @@ func TestEditorShowsANoticeAboveTheLine(t *testing.T) {
 	waitScreen(t, scr, "› half")
 	ed.Notify("· the model cannot be reached", func() { t.Error("the editor was reading, but said it was not") })
 	waitScreen(t, scr, "· the model cannot be reached\n› half")
+	// A note wrapped to the width: each of its lines from the start.
+	ed.Notify("· a note too long for one line,\nwrapped", func() { t.Error("the editor was reading, but said it was not") })
+	waitScreen(t, scr, "· the model cannot be reached\n· a note too long for one line,\nwrapped\n› half")
 	master.Write([]byte(" done"))
 	waitScreen(t, scr, "› half done")
 	master.Write([]byte("\r"))
@@ -233,4 +237,13 @@ func TestEditorShowsANoticeAboveTheLine(t *testing.T) {
 	if !ran {
 		t.Error("a notice while no line is read did not go to its fallback")
 	}
+	// Raw, a moment before a prompt: the editor writes it, each line from
+	// the start.
+	restore, err := ed.makeRaw()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ed.Notify("· raw before\nthe prompt", func() { t.Error("the terminal was raw, but the notice went to its fallback") })
+	restore()
+	waitScreen(t, scr, "› half done\n· raw before\nthe prompt")
 }

@@ -248,8 +248,39 @@ func syntaxProblem(data []byte, err error) error {
 	default:
 		return fmt.Errorf("not valid JSON: %w", err)
 	}
+	if closer := missingSeparator(err); closer != "" && offset > 0 {
+		return missingComma(data, offset, closer)
+	}
 	line, column, text := position(data, offset)
 	return fmt.Errorf("not valid JSON at line %d, column %d: %v, in the line `%s`", line, column, err, text)
+}
+
+// missingSeparator is the closer of the object or array in which the
+// decoder met a value where a comma or that closer should come, or "".
+func missingSeparator(err error) string {
+	switch msg := err.Error(); {
+	case strings.HasSuffix(msg, "after object key:value pair"):
+		return "}"
+	case strings.HasSuffix(msg, "after array element"):
+		return "]"
+	}
+	return ""
+}
+
+// missingComma says where the comma goes that a value lacks before the
+// character the decoder stopped at (offset is past it). A person who adds
+// a line by hand forgets the comma at the end of the line before, and the
+// decoder only notices at the start of the next: the line before is named
+// then, not the one after it, which is right.
+func missingComma(data []byte, offset int, closer string) error {
+	bad, _ := utf8.DecodeLastRune(data[:offset])
+	lineStart := bytes.LastIndexByte(data[:offset], '\n') + 1
+	if lineStart > 0 && len(bytes.TrimSpace(data[lineStart:offset-utf8.RuneLen(bad)])) == 0 {
+		line, column, text := position(data, lineStart)
+		return fmt.Errorf("not valid JSON at line %d, column %d: a comma (or a %s) is missing at the end of the line, in the line `%s`", line, column+1, closer, text)
+	}
+	line, column, text := position(data, offset)
+	return fmt.Errorf("not valid JSON at line %d, column %d: a comma (or a %s) is missing before the '%c', in the line `%s`", line, column, closer, bad, text)
 }
 
 // position is the line and column of the byte before offset (where the

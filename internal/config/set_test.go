@@ -16,7 +16,13 @@ func TestBrokenConfigSaysWhere(t *testing.T) {
 		{"{\n  \"model\": {\n    \"baseURL\": }\n}\n",
 			"config.json is invalid: not valid JSON at line 3, column 16: invalid character '}' looking for beginning of value, in the line `\"baseURL\": }`"},
 		{"{\n  \"ui\": {\"theme\": \"dark\"},\n  \"model\": {\"name\": \"é\" \"x\"}\n}\n",
-			"config.json is invalid: not valid JSON at line 3, column 25: invalid character '\"' after object key:value pair, in the line `\"model\": {\"name\": \"é\" \"x\"}`"},
+			"config.json is invalid: not valid JSON at line 3, column 25: a comma (or a }) is missing before the '\"', in the line `\"model\": {\"name\": \"é\" \"x\"}`"},
+		// A line added by hand without the comma at its end: the decoder
+		// stops at the next line, and the line that lacks it is named.
+		{"{\n  \"limits\": {\"commandTimeoutSeconds\": 300}\n  \"model\": {\"name\": \"x\"}\n}\n",
+			"config.json is invalid: not valid JSON at line 2, column 43: a comma (or a }) is missing at the end of the line, in the line `\"limits\": {\"commandTimeoutSeconds\": 300}`"},
+		{"[1\n 2]",
+			"config.json is invalid: not valid JSON at line 1, column 3: a comma (or a ]) is missing at the end of the line, in the line `[1`"},
 		{"{\n  \"approval\": {\"outOfBand\": true,}\n}\n",
 			"config.json is invalid: not valid JSON at line 2, column 34: invalid character '}' looking for beginning of object key string, in the line `\"approval\": {\"outOfBand\": true,}`"},
 		{"{\n  \"model\": {\"name\": \"x\"}\n\n",
