@@ -22,7 +22,8 @@ type LandlockFeatures struct {
 	// UDP: with the network off, UDP is refused too (ABI 10).
 	UDP bool
 	// SocketFilter: a seccomp filter refuses typing into the terminal
-	// (TIOCSTI, TIOCLINUX) and setuid or setgid modes, and with the network
+	// (TIOCSTI, TIOCLINUX) and setuid or setgid modes that could grant more
+	// than the person's own rights (every one, as root), and with the network
 	// off every socket but Unix, netlink and plain TCP (UDP, Multipath TCP,
 	// which Landlock does not see), listen, TCP Fast Open and io_uring. Not a Landlock feature: it depends on the CPU architecture
 	// the filter is written for.
@@ -63,7 +64,7 @@ func (f LandlockFeatures) Enforced(network, unixSockets bool) []string {
 	add(f.Scoping, "signal and abstract-socket scoping")
 	add(f.SocketFilter, "typing into the terminal (TIOCSTI)")
 	add(!unixSockets && f.SocketFilter, "Unix sockets")
-	add(f.SocketFilter, "setuid and setgid modes")
+	add(f.SocketFilter, "setuid and setgid modes beyond your own rights")
 	add(!network && f.SocketFilter, "listen, TCP Fast Open and every other socket family")
 	add(f.Filesystem, "other terminals and devices")
 	return out

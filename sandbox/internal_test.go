@@ -18,8 +18,8 @@ func TestLandlockFeatures(t *testing.T) {
 		{3, false, false, true, []string{"filesystem writes", "truncation", "other terminals and devices"}, 3},
 		{4, false, false, false, []string{"filesystem writes", "truncation", "TCP", "other terminals and devices"}, 5},
 		{7, true, false, false, []string{"filesystem writes", "truncation", "device ioctl", "TCP", "signal and abstract-socket scoping", "other terminals and devices"}, 4},
-		{7, true, true, false, []string{"filesystem writes", "truncation", "device ioctl", "TCP", "UDP", "MPTCP", "signal and abstract-socket scoping", "typing into the terminal (TIOCSTI)", "Unix sockets", "setuid and setgid modes", "listen, TCP Fast Open and every other socket family", "other terminals and devices"}, 0},
-		{7, true, true, true, []string{"filesystem writes", "truncation", "device ioctl", "signal and abstract-socket scoping", "typing into the terminal (TIOCSTI)", "Unix sockets", "setuid and setgid modes", "other terminals and devices"}, 0},
+		{7, true, true, false, []string{"filesystem writes", "truncation", "device ioctl", "TCP", "UDP", "MPTCP", "signal and abstract-socket scoping", "typing into the terminal (TIOCSTI)", "Unix sockets", "setuid and setgid modes beyond your own rights", "listen, TCP Fast Open and every other socket family", "other terminals and devices"}, 0},
+		{7, true, true, true, []string{"filesystem writes", "truncation", "device ioctl", "signal and abstract-socket scoping", "typing into the terminal (TIOCSTI)", "Unix sockets", "setuid and setgid modes beyond your own rights", "other terminals and devices"}, 0},
 		{10, true, false, false, []string{"filesystem writes", "truncation", "device ioctl", "TCP", "UDP", "signal and abstract-socket scoping", "other terminals and devices"}, 3},
 	} {
 		f := LandlockFeaturesOf(tc.abi, tc.scopingFixed)

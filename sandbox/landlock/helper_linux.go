@@ -86,7 +86,7 @@ func confineAndExec(h helperArgs) (int, error) {
 		return 0, err
 	}
 	if features.SocketFilter {
-		rules := filterRules{networkOff: h.noNetwork, unixOff: !h.unixSockets, noView: !viewed}
+		rules := filterRules{networkOff: h.noNetwork, unixOff: !h.unixSockets, noView: !viewed, setID: currentSetIDRule()}
 		if err := installFilter(rules, h.confinesAllThreads()); err != nil {
 			return 0, err
 		}

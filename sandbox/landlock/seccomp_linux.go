@@ -16,15 +16,18 @@ import (
 // sandbox), or into the shell after wisp exits. They fail with EPERM. The
 // kernel reads the request as 32 bits, so only the low half is compared.
 //
-// Always: a mode with the setuid or setgid bit (chmod, open or mknod with
-// one), EPERM. A setuid copy of a shell made by a command confined as root
-// runs as root for anyone who starts it, outside the sandbox; no project
-// needs one. openat2, whose mode the filter cannot read, fails with ENOSYS,
+// A mode with a setuid or setgid bit (chmod, open or mknod with one) that
+// could grant rights the person does not hold alone, EPERM: every such
+// mode as root, whose setuid copy of a shell runs as root for anyone who
+// starts it, outside the sandbox (setid_linux.go has the rule for each
+// identity). openat2, whose mode the filter cannot read, fails with ENOSYS,
 // and callers fall back to openat.
 //
 // Without a read-only view of what lies outside the roots (no mount
-// namespace): setting or removing extended attributes, EOPNOTSUPP, which
-// tools read as "not supported here" (Landlock has no right for them).
+// namespace), or where an access list could open a set-group-ID file to
+// others (setid_linux.go): setting or removing extended attributes,
+// EOPNOTSUPP, which tools read as "not supported here" (Landlock has no
+// right for them).
 //
 // Unless Unix sockets are allowed: socket(AF_UNIX), EPERM. Landlock does not
 // see a Unix socket by path before ABI 9, and through one another program
@@ -51,6 +54,9 @@ type filterRules struct {
 	networkOff bool // no network: the socket families, listen, Fast Open
 	unixOff    bool // no Unix sockets
 	noView     bool // no read-only view outside the roots: extended attributes
+
+	// setID is which set-ID bits a mode may carry (setid_linux.go).
+	setID setIDRule
 }
 
 // modeSyscall is a syscall that sets a file's mode, and which argument
@@ -136,11 +142,9 @@ func commandFilter(r filterRules) ([]unix.SockFilter, error) {
 		p.jump(unix.BPF_JGE, x32SyscallBit, "deny", "")
 	}
 	p.jump(unix.BPF_JEQ, unix.SYS_IOCTL, "ioctl", "")
-	for _, m := range modeSyscalls {
-		p.jump(unix.BPF_JEQ, m.nr, fmt.Sprintf("mode%d", m.arg), "")
-	}
+	p.setIDModes(r.setID)
 	p.jump(unix.BPF_JEQ, unix.SYS_OPENAT2, "nosys", "")
-	if r.noView {
+	if r.noView || r.setID.lockedACLs() {
 		for _, nr := range xattrSyscalls {
 			p.jump(unix.BPF_JEQ, nr, "noxattr", "")
 		}
@@ -155,12 +159,11 @@ func commandFilter(r filterRules) ([]unix.SockFilter, error) {
 		p.jump(unix.BPF_JEQ, unix.SYS_IO_URING_SETUP, "deny", "")
 		p.jump(unix.BPF_JEQ, unix.SYS_SOCKET, "socket", "")
 	}
+	p.setIDRing(r.setID)
 	p.jump(unix.BPF_JEQ, 0, "allow", "allow") // every other syscall
 	p.socket(r)
 	p.ioctl()
-	for _, arg := range []int{1, 2, 3} {
-		p.maskedZero(fmt.Sprintf("mode%d", arg), argOffset(arg), unix.S_ISUID|unix.S_ISGID, "refuse")
-	}
+	p.setIDChecks(r.setID)
 	if r.networkOff {
 		p.maskedZero("flags2", offArg2, unix.MSG_FASTOPEN, "deny")
 		p.maskedZero("flags3", offArg3, unix.MSG_FASTOPEN, "deny")

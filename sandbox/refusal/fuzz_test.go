@@ -55,6 +55,8 @@ func checkCoherent(t *testing.T, r Result) {
 		ok = len(r.Refused) == 0 && r.Errno != "" && !r.ViaProxy
 	case SetID:
 		ok = len(r.Paths) > 0 && slices.Equal(r.Paths, r.Refused)
+	case SetIDMode:
+		ok = len(r.Refused) == 0 && r.Errno != ""
 	default:
 		ok = false
 	}

@@ -35,6 +35,8 @@ func (r Result) ModelLine(roots []string, offerOutside bool) string {
 		return r.socketModelLine(offerOutside)
 	case SetID:
 		return r.setIDModelLine(offerOutside)
+	case SetIDMode:
+		return r.setIDModeModelLine(offerOutside)
 	case NestedSandbox:
 		return r.nestedModelLine(offerOutside)
 	case Refused:
@@ -74,6 +76,8 @@ func (r Result) PersonNote(roots []string) string {
 		return r.socketPersonNote()
 	case SetID:
 		return r.setIDPersonNote()
+	case SetIDMode:
+		return r.setIDModePersonNote()
 	case NestedSandbox:
 		return r.nestedPersonNote()
 	case Refused:

@@ -26,7 +26,7 @@ func quotedPaths(line, tool string) []string {
 	}
 	var out []string
 	for i, q := range qs {
-		if isCopySource(line, qs, i) || !looksLikePath(q.text, tool) {
+		if isCopySource(line, qs, i) || isMessage(q.text) || !looksLikePath(q.text, tool) {
 			continue
 		}
 		out = append(out, q.text)
@@ -80,4 +80,22 @@ func quotedAt(line string, i int) (quoted, bool) {
 
 func isWordByte(b byte) bool {
 	return b == '_' || b == '\\' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+}
+
+// isMessage: a quoted string that holds an errno text or an escaped line
+// end is a message quoted whole (a Go test's got: "…\n"), not a path.
+func isMessage(text string) bool {
+	e, _ := findErrno(text)
+	return e != nil || strings.Contains(text, `\n`)
+}
+
+// inQuotedMessage: the byte at is inside a quoted message (isMessage),
+// whose text quotes another program's output, so its words are no path.
+func inQuotedMessage(line string, at int) bool {
+	for _, q := range quotedStrings(line) {
+		if q.start < at && at < q.end && isMessage(q.text) {
+			return true
+		}
+	}
+	return false
 }

@@ -17,7 +17,8 @@
 // being off (Network), with the domain list as the way to open it when the
 // client speaks HTTP; with the network on the sandbox refuses no
 // connection, so a refused one says nothing. A Unix socket refused is
-// RefusedSocket while Unix sockets are off. On macOS, a set-ID program
+// RefusedSocket while Unix sockets are off. A mode change refused with
+// EPERM inside the roots is SetIDMode. On macOS, a set-ID program
 // Seatbelt will not start is SetID, and a tool's own sandbox refused inside
 // wisp's is NestedSandbox.
 // A refused read says nothing, but one of a secret (Input.DenyRead), which
@@ -114,7 +115,7 @@ func (r Result) BySandbox() bool {
 // reported only for these; a guess or another cause is not worth a line
 // about a command that worked.
 func (r Result) Certain() bool {
-	return r.BySandbox() && r.Verdict != Guess
+	return r.BySandbox() && r.Verdict != Guess && (r.Verdict != SetIDMode || len(r.Paths) > 0)
 }
 
 // maxPaths bounds how many distinct paths one output has resolved and
@@ -165,6 +166,8 @@ func judge(in Input, found findings) Result {
 		return Result{Verdict: NestedSandbox, Errno: "Operation not permitted", Switch: nestedSwitch(in.Command, in.Output)}
 	case len(setIDs) > 0:
 		return Result{Verdict: SetID, Paths: setIDs, Refused: setIDs, Errno: "Operation not permitted"}
+	case found.modeChange:
+		return Result{Verdict: SetIDMode, Paths: r.Paths, Errno: "Operation not permitted"}
 	case found.socket:
 		return Result{Verdict: RefusedSocket, Paths: resolveAll(absoluteAll(found.sockets, in), resolve), Errno: found.errno}
 	case found.network:

@@ -113,6 +113,8 @@ type findings struct {
 	// not be started; nested, a tool's own sandbox refused.
 	execs  []string
 	nested bool
+	// modeChange: an EPERM line about changing a file's mode (SetIDMode).
+	modeChange bool
 }
 
 // scanMode is what of the sandbox decides whether a line counts.

@@ -58,6 +58,7 @@ func (f *findings) readCounted(line, prev string, m scanMode, e *errnoText, head
 		if e.name == "Operation not permitted" && startsPrograms(line, head) {
 			f.noteExecs(head, paths)
 		}
+		f.modeChange = f.modeChange || isModeChange(line, prev, e)
 		f.countPaths(e.name, paths)
 		f.npmRefused = f.npmRefused || strings.HasPrefix(line, "npm ")
 	}
@@ -101,6 +102,9 @@ func npmPath(line string) (string, bool) {
 
 // pathsOn tries the shapes in order, from the most to the least certain.
 func pathsOn(line, head, tail string) []string {
+	if inQuotedMessage(line, len(head)) {
+		return nil // a Go test's got: "…: permission denied: \"a\"\n…"
+	}
 	if paths, ok := tarPaths(line); ok {
 		return paths
 	}
@@ -169,7 +173,7 @@ var writeVerbs = []string{
 	"couldn't open temporary file ", "unable to create file ", "could not create ",
 	"cannot open ", "Cannot open ", "can't open ", "Can't open ", "can't create ",
 	"Can't create ", "cannot write ", "cannot remove ", "failed to open ",
-	"unable to write ", "could not write ",
+	"unable to write ", "could not write ", "Unable to change file mode on ",
 }
 
 func verbPath(head, tool string) (string, bool) {

@@ -73,31 +73,6 @@ func (s *suite) xattrOutsideRefused(t *testing.T, target string) {
 	}
 }
 
-// setuidRefused: no command makes a file setuid or setgid, inside the roots
-// or out: a copy of a shell made setuid by a command confined as root runs
-// as root for whoever starts it, outside the sandbox. chmod +x still works.
-func (s *suite) setuidRefused(t *testing.T) {
-	s.t = t
-	s.control("cp /bin/sh control-sh && chmod 4755 control-sh && chmod 2755 control-sh && rm control-sh")
-	s.mustSucceed(s.spec(true), "cp /bin/sh suid-sh && chmod 755 suid-sh && chmod +x suid-sh && chmod 1777 .")
-	_ = os.Chmod(s.proj, 0o755)
-	for _, line := range []string{
-		"chmod 4755 suid-sh",
-		"chmod u+s suid-sh",
-		"chmod g+s suid-sh",
-		s.probe("create-mode", "created-suid", "4755"),
-		s.probe("mknod-mode", "mknod-suid", "6755"),
-	} {
-		s.mustFail(s.spec(true), line)
-	}
-	for _, name := range []string{"suid-sh", "created-suid", "mknod-suid"} {
-		info, err := os.Stat(filepath.Join(s.proj, name))
-		if err == nil && info.Mode()&(os.ModeSetuid|os.ModeSetgid) != 0 {
-			t.Errorf("%s was made %v inside the root", name, info.Mode())
-		}
-	}
-}
-
 // listenRefused: with the network off, listen() on a socket never bound
 // (the kernel binds it to a free port on every address) is refused.
 func (s *suite) listenRefused(t *testing.T) {

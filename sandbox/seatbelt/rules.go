@@ -91,7 +91,11 @@ func writeProtected(b *strings.Builder, spec sandbox.Spec) {
 
 // writeSetugid refuses a setuid or setgid mode anywhere, inside the roots
 // too: a setuid copy of a shell made by a command run as root runs as root
-// for whoever starts it (Linux's filter refuses the same modes).
+// for whoever starts it. Linux's filter lets a person set the bits where
+// they grant no more than the person's own rights (landlock/setid_linux.go),
+// but file-write-setugid sees neither who runs nor which bit, and every Mac
+// account shares the group staff, most the group admin (which writes
+// /usr/local): a setgid file of theirs would hand those on. So none, here.
 func writeSetugid(b *strings.Builder, _ sandbox.Spec) {
 	b.WriteString("\n; No setuid or setgid file, anywhere.\n")
 	b.WriteString("(deny file-write-setugid)\n")
