@@ -119,7 +119,7 @@ func failureEvent(err error) Event {
 }
 
 // toolsOffHint says how to go on with a model that takes no tools.
-const toolsOffHint = "/tools off (in wisp chat or wisp tui) talks to it without tools: it answers, but runs and reads nothing"
+const toolsOffHint = "/tools off (chat, tui) talks to it without tools: it answers, but runs and reads nothing"
 
 // stopRepeats ends a turn whose model asked for the same calls again and
 // again: the calls are answered, unrun, so the history stays one a

@@ -62,7 +62,7 @@ func TestLocalRetractFoldsAndToolsRefusedIsReachable(t *testing.T) {
 	feed(m, typing("again")...)
 	m.Update(kEnter)
 	feed(m, evMsg{agent.Event{Type: agent.EventError, Text: "the model gemma3:4b cannot use tools",
-		Hints: []string{"/tools off (in wisp chat or wisp tui) talks to it without tools"}}}, turnDoneMsg{})
+		Hints: []string{"/tools off (chat, tui) talks to it without tools"}}}, turnDoneMsg{})
 	s := screenOf(m)
 	if !strings.Contains(s, "wisp: error: the model gemma3:4b cannot use tools") || !strings.Contains(s, "· /tools off") {
 		t.Errorf("the refusal is not shown with its hint:\n%s", s)
