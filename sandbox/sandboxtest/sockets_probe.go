@@ -14,6 +14,8 @@ import (
 //	socketpair              a connected pair, one byte each way
 //	unix-echo PATH          listen at PATH, connect to it, echo one line
 //	unixgram-echo PATH      bind a datagram socket at PATH, send it one
+//	dial-each PATH...       connect to each, printing "reached PATH" for
+//	                        each that answers (one process for many)
 //	dial-unix-later READY GO PATH
 //	                        write READY, wait for GO to exist, then
 //	                        connect to PATH (a socket made after the start)
@@ -25,6 +27,14 @@ func socketProbe(op string, args []string) (bool, error) {
 		return true, unixEcho("unix", args[0])
 	case op == "unixgram-echo" && len(args) == 1:
 		return true, unixgramEcho(args[0])
+	case op == "dial-each" && len(args) > 0:
+		for _, p := range args {
+			if c, err := net.DialTimeout("unix", p, 5*time.Second); err == nil {
+				fmt.Println("reached", p)
+				c.Close()
+			}
+		}
+		return true, nil
 	case op == "dial-unix-later" && len(args) == 3:
 		return true, dialLater(args[0], args[1], args[2])
 	}
