@@ -3,6 +3,7 @@ package sandboxtest
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"syscall"
@@ -79,16 +80,7 @@ func unixEcho(network, path string) error {
 		return err
 	}
 	defer c.Close()
-	if _, err := c.Write([]byte("hello")); err != nil {
-		return err
-	}
-	got := make([]byte, 5)
-	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if _, err := c.Read(got); err != nil || !bytes.Equal(got, []byte("hello")) {
-		return fmt.Errorf("echo read %q: %v", got, err)
-	}
-	fmt.Println("echoed")
-	return nil
+	return helloBack(c, c)
 }
 
 func unixgramEcho(path string) error {
@@ -102,13 +94,19 @@ func unixgramEcho(path string) error {
 		return err
 	}
 	defer c.Close()
-	if _, err := c.Write([]byte("hello")); err != nil {
+	return helloBack(c, srv)
+}
+
+// helloBack writes hello to w and reads it back from r: the echo, or the
+// datagram's receiving end.
+func helloBack(w io.Writer, r net.Conn) error {
+	if _, err := w.Write([]byte("hello")); err != nil {
 		return err
 	}
 	got := make([]byte, 5)
-	_ = srv.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if _, _, err := srv.ReadFrom(got); err != nil || !bytes.Equal(got, []byte("hello")) {
-		return fmt.Errorf("datagram read %q: %v", got, err)
+	_ = r.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := io.ReadFull(r, got); err != nil || !bytes.Equal(got, []byte("hello")) {
+		return fmt.Errorf("read back %q: %v", got, err)
 	}
 	fmt.Println("echoed")
 	return nil
