@@ -169,15 +169,13 @@ func (s *suite) socketWaysAround(t *testing.T) {
 		s.control(s.probe("dial-unix", target))
 		hard := fmt.Sprintf("/tmp/hard-%d-%d", os.Getpid(), socketSeq.Add(1))
 		t.Cleanup(func() { os.Remove(hard) })
-		for _, way := range []string{
+		attempts = append(attempts,
 			fmt.Sprintf("ln -s %s sym%d && %s", shellQuote(target), i, s.probe("dial-unix", fmt.Sprintf("sym%d", i))),
 			fmt.Sprintf("ln %s hard%d; %s", shellQuote(target), i, s.probe("dial-unix", fmt.Sprintf("hard%d", i))),
 			fmt.Sprintf("ln %s %s; %s", shellQuote(target), hard, s.probe("dial-unix", hard)),
 			s.probe("dial-unix", fmt.Sprintf("/proc/%d/root%s", os.Getpid(), target)),
 			fmt.Sprintf("cd %s && %s", shellQuote(filepath.Dir(target)), s.probe("dial-unix", filepath.Base(target))),
-		} {
-			attempts = append(attempts, way)
-		}
+		)
 	}
 	// One command tries every way, saying which got through.
 	var line strings.Builder
