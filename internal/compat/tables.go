@@ -23,8 +23,6 @@ var itemTitles = map[int]string{
 var known = []knownEntry{
 	{Project: "go-systemd", Accounts: []account{warm}, Item: 4, Signature: goListenUnixRefused},
 	{Project: "go-plugin", Accounts: []account{warm}, Item: 4, Signature: goListenUnixRefused},
-	// Six of socketserver's cases skip, and multiprocessing.Manager() fails.
-	{Project: "python-socketserver", Item: 4, Signature: regexp.MustCompile(`Cannot create server [^\n]*\[Errno 1\] Operation not permitted`)},
 	// The interpreter's tests chmod u+s and g+s their own temp files.
 	{Project: "go-sh", Accounts: []account{warm}, Item: 5, Signature: regexp.MustCompile(`chmod: changing permissions of '[^']*': Operation not permitted`)},
 }
