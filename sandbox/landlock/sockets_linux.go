@@ -124,15 +124,22 @@ func hideSockets(h helperArgs) error {
 
 // coverableHomes are the homes that are folders (not links: a link's
 // target is a home of its own, or not one), hold no root (a cover over a
-// root would take the project away), and lie in no secret folder or
-// wisp's home, whose covers hide their sockets already.
+// root would take the project away), and lie in no secret folder, wisp's
+// home or another home ($XDG_RUNTIME_DIR in /run/user), whose covers hide
+// their sockets already, and hide the folder itself.
 func coverableHomes(h helperArgs) []string {
-	var out []string
+	var folders []string
 	for _, d := range h.socketHomes {
-		if !isFolder(d) || anyWithin(h.roots, d) || paths.WithinAny(d, h.denyRead) || paths.WithinAny(d, h.hide) {
-			continue
+		if isFolder(d) && !anyWithin(h.roots, d) && !paths.WithinAny(d, h.denyRead) && !paths.WithinAny(d, h.hide) {
+			folders = append(folders, d)
 		}
-		out = append(out, d)
+	}
+	var out []string
+	for _, d := range folders {
+		others := slices.DeleteFunc(slices.Clone(folders), func(o string) bool { return o == d })
+		if !paths.WithinAny(d, others) {
+			out = append(out, d)
+		}
 	}
 	return out
 }

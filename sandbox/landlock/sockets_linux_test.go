@@ -61,16 +61,18 @@ func TestSocketHomes(t *testing.T) {
 	}
 }
 
-// TestCoverableHomes: a home that holds a root, lies in a secret folder
-// or wisp's home, or is not a folder here, is not covered.
+// TestCoverableHomes: a home that holds a root, lies in a secret folder,
+// wisp's home or another home (a cover over /run/user hides
+// /run/user/1000: a second cover there would find no folder), or is not a
+// folder here, is not covered.
 func TestCoverableHomes(t *testing.T) {
 	dir := t.TempDir()
 	h := helperArgs{
 		roots:       []string{dir + "/proj"},
 		denyRead:    []string{dir + "/secret"},
-		socketHomes: []string{dir, dir + "/secret/agent", dir + "/missing", dir + "/run"},
+		socketHomes: []string{dir, dir + "/secret/agent", dir + "/missing", dir + "/run/user/1000", dir + "/run", dir + "/x/y"},
 	}
-	for _, d := range []string{dir + "/proj", dir + "/secret/agent", dir + "/run"} {
+	for _, d := range []string{dir + "/proj", dir + "/secret/agent", dir + "/run/user/1000", dir + "/x"} {
 		mustMkdirAll(t, d)
 	}
 	if got := coverableHomes(h); !slices.Equal(got, []string{dir + "/run"}) {
