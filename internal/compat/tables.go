@@ -21,7 +21,6 @@ var itemTitles = map[int]string{
 // no longer seen ("remove its entry"), and on any failure under wisp that
 // no entry (and no trust.md passage) explains.
 var known = []knownEntry{
-	{Project: "go-systemd", Accounts: []account{warm}, Item: 4, Signature: goListenUnixRefused},
 	{Project: "go-plugin", Accounts: []account{warm}, Item: 4, Signature: goListenUnixRefused},
 	// The interpreter's tests chmod u+s and g+s their own temp files.
 	{Project: "go-sh", Accounts: []account{warm}, Item: 5, Signature: regexp.MustCompile(`chmod: changing permissions of '[^']*': Operation not permitted`)},
