@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -158,7 +159,11 @@ func hideSocket(p string) error {
 	if err := unix.Fstat(fd, &st); err != nil || st.Mode&unix.S_IFMT != unix.S_IFSOCK {
 		return nil
 	}
-	if err := unix.Mount("/dev/null", fmt.Sprintf("/proc/self/fd/%d", fd), "", unix.MS_BIND, ""); err != nil {
+	err = unix.Mount("/dev/null", fmt.Sprintf("/proc/self/fd/%d", fd), "", unix.MS_BIND, "")
+	switch {
+	case errors.Is(err, unix.ENOENT):
+		// Removed since it was opened: no path leads to it any more.
+	case err != nil:
 		return fmt.Errorf("hide the socket %s: %w", p, err)
 	}
 	return nil
