@@ -21,15 +21,9 @@ var itemTitles = map[int]string{
 // no longer seen ("remove its entry"), and on any failure under wisp that
 // no entry (and no trust.md passage) explains.
 var known = []knownEntry{
-	{Project: "go-plugin", Accounts: []account{warm}, Item: 4, Signature: goListenUnixRefused},
 	// The interpreter's tests chmod u+s and g+s their own temp files.
 	{Project: "go-sh", Accounts: []account{warm}, Item: 5, Signature: regexp.MustCompile(`chmod: changing permissions of '[^']*': Operation not permitted`)},
 }
-
-var (
-	// listen unix(gram) /tmp/…: socket: operation not permitted
-	goListenUnixRefused = regexp.MustCompile(`listen unix[^\n]*: socket: operation not permitted`)
-)
 
 // trusted is the table of differences docs/trust.md names, which the suite
 // accepts for good, saying which passage on the line. Issue 32's item 7
