@@ -88,7 +88,7 @@ func (s Status) mechanism() string {
 	if s.Landlock == nil {
 		return s.Backend
 	}
-	return fmt.Sprintf("landlock ABI %d enforces %s", s.Landlock.ABI, strings.Join(s.Landlock.Enforced(s.Spec.Network, s.Spec.UnixSockets), ", "))
+	return fmt.Sprintf("landlock ABI %d enforces %s", s.Landlock.ABI, strings.Join(s.Landlock.Enforced(s.Spec.Network, s.UnixGuard()), ", "))
 }
 
 func (s Status) namespaceLine() string {
@@ -99,6 +99,13 @@ func (s Status) namespaceLine() string {
 		return "no mount namespace (" + s.NamespaceWhy + ")"
 	}
 	return ""
+}
+
+// UnixGuard is how this mode keeps the person's Unix sockets from a
+// command (Landlock only).
+func (s Status) UnixGuard() UnixGuard {
+	viewed := s.Namespace == NamespaceMount || s.Namespace == NamespaceUser
+	return s.Landlock.UnixGuard(s.Spec.UnixSockets, viewed)
 }
 
 // NamespaceGaps are what does not hold for want of a mount namespace.
@@ -148,7 +155,7 @@ func (s Status) Lines() []string {
 	lines = append(lines, s.readLines()...)
 	lines = append(lines, s.networkLines()...)
 	if s.Landlock != nil {
-		gaps := append(append(s.Landlock.Gaps(s.Spec.Network, s.Spec.UnixSockets), s.NamespaceGaps()...), readGaps()...)
+		gaps := append(append(s.Landlock.Gaps(s.Spec.Network, s.UnixGuard()), s.NamespaceGaps()...), readGaps()...)
 		for _, g := range append(gaps, s.ProcessGaps()...) {
 			lines = append(lines, "not covered: "+g)
 		}

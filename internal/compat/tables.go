@@ -20,17 +20,7 @@ var itemTitles = map[int]string{
 // removes its entries here: the suite fails on an entry whose failure is
 // no longer seen ("remove its entry"), and on any failure under wisp that
 // no entry (and no trust.md passage) explains.
-var known = []knownEntry{
-	{Project: "go-systemd", Accounts: []account{warm}, Item: 4, Signature: goListenUnixRefused},
-	{Project: "go-plugin", Accounts: []account{warm}, Item: 4, Signature: goListenUnixRefused},
-	// Six of socketserver's cases skip, and multiprocessing.Manager() fails.
-	{Project: "python-socketserver", Item: 4, Signature: regexp.MustCompile(`Cannot create server [^\n]*\[Errno 1\] Operation not permitted`)},
-}
-
-var (
-	// listen unix(gram) /tmp/…: socket: operation not permitted
-	goListenUnixRefused = regexp.MustCompile(`listen unix[^\n]*: socket: operation not permitted`)
-)
+var known = []knownEntry{}
 
 // trusted is the table of differences docs/trust.md names, which the suite
 // accepts for good, saying which passage on the line. Issue 32's item 7

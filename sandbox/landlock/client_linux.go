@@ -34,6 +34,9 @@ type helperClient struct {
 	// leaves it out).
 	unreadable []string
 	readView   string
+	// sockets digests the Unix sockets bound when the helper hid them
+	// (socketsView), or "" where it hides none.
+	sockets string
 
 	mu      sync.Mutex
 	pending map[uint64]chan startReply
@@ -78,6 +81,13 @@ func (l *Landlock) Serve(spec sandbox.Spec) (sandbox.Server, error) {
 	// helper gets it from whoever starts it: the runner, with envFor).
 	hidden := unreadable(spec.DenyRead, spec.Hidden, spec.Roots)
 	h.serve, h.argv, h.readView = true, []string{sandbox.Shell}, readView(hidden)
+	// Listed before the helper lists them itself: a socket bound in
+	// between is hidden but changes the digest (a new helper, for
+	// nothing), never the other way round.
+	sockets := ""
+	if len(h.socketHomes) > 0 {
+		sockets = socketsView()
+	}
 	h.env = spec.CommandEnv(os.Environ())
 	// Made at the clone, the namespaces are every thread's; an unshare in
 	// the helper would be only its calling thread's.
@@ -90,7 +100,7 @@ func (l *Landlock) Serve(spec sandbox.Spec) (sandbox.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s.unreadable, s.readView = hidden, h.readView
+	s.unreadable, s.readView, s.sockets = hidden, h.readView, sockets
 	h.serve, h.argv, h.readView = false, nil, ""
 	switch h.ns { // the flags a single command's helper gets, to compare with
 	case namespaceEntered:
@@ -105,7 +115,8 @@ func (l *Landlock) Serve(spec sandbox.Spec) (sandbox.Server, error) {
 // Serves reports whether s confines commands exactly as argv, from
 // Command, would: the same roots, the same protected paths bound (which
 // depends on what exists now), the same network and namespace, and the
-// same entries on the way to each secret (which it lists again now).
+// same entries on the way to each secret (which it lists again now), and,
+// where it hides the person's Unix sockets, the same sockets bound.
 func (s *helperClient) Serves(argv []string) bool {
 	i := slices.Index(argv, "--")
 	if i <= 0 {
@@ -120,7 +131,8 @@ func (s *helperClient) Serves(argv []string) bool {
 			flags[j] = string(sandbox.NamespaceMount)
 		}
 	}
-	return slices.Equal(flags, s.flags) && readView(s.unreadable) == s.readView
+	return slices.Equal(flags, s.flags) && readView(s.unreadable) == s.readView &&
+		(s.sockets == "" || socketsView() == s.sockets)
 }
 
 func startServer(exe string, h helperArgs, attr *syscall.SysProcAttr) (*helperClient, error) {

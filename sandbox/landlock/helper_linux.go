@@ -53,6 +53,8 @@ func confineAndExec(h helperArgs) (int, error) {
 	}
 	ops := paths.PlanMounts(h.roots, h.protect)
 	viewed := wantsNamespace(h, ops)
+	guard := features.UnixGuard(h.unixSockets, viewed)
+	h.hideSockets = guard == sandbox.UnixHidden
 	if viewed {
 		if h.ns == sandbox.NamespaceUser || (h.ns == sandbox.NamespaceAuto && os.Geteuid() != 0) {
 			return runInUserNamespace(h)
@@ -72,7 +74,7 @@ func confineAndExec(h helperArgs) (int, error) {
 	if err := dropCapabilities(os.Geteuid(), !h.noNetwork, h.serve); err != nil {
 		return 0, err
 	}
-	cfg := landlockConfig(features, !h.noNetwork)
+	cfg := landlockConfig(features, !h.noNetwork, guard)
 	rules, err := landlockRules(cfg, h, viewed)
 	if err != nil {
 		return 0, err
@@ -86,7 +88,7 @@ func confineAndExec(h helperArgs) (int, error) {
 		return 0, err
 	}
 	if features.SocketFilter {
-		rules := filterRules{networkOff: h.noNetwork, unixOff: !h.unixSockets, noView: !viewed, setID: currentSetIDRule()}
+		rules := filterRules{networkOff: h.noNetwork, unixOff: guard == sandbox.UnixRefused, noView: !viewed, setID: currentSetIDRule()}
 		if err := installFilter(rules, h.confinesAllThreads()); err != nil {
 			return 0, err
 		}
@@ -146,6 +148,11 @@ func enterNamespace(h helperArgs, ops []paths.MountOp) error {
 	}
 	if err := coverHidden(h); err != nil {
 		return err
+	}
+	if h.hideSockets {
+		if err := hideSockets(h); err != nil {
+			return err
+		}
 	}
 	if err := mountPrivateTerminals(); err != nil {
 		return err

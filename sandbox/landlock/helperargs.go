@@ -95,6 +95,13 @@ type helperArgs struct {
 	// an entry appeared does not serve once it has (Server.Serves lists
 	// them again). A command's own helper makes its rules afresh.
 	readView string
+	// socketHomes (--socket-home) are the folders that hold the person's
+	// Unix sockets, which the helper covers where it hides them
+	// (sockets_linux.go).
+	socketHomes []string
+	// hideSockets says the helper hides the person's sockets in its
+	// namespace (sandbox.UnixHidden). Not a flag: the helper decides.
+	hideSockets bool
 	// env is the environment a served helper starts with, the commands'
 	// filtered one: a command may read its helper's /proc/PID/environ.
 	// Not a flag.
@@ -139,7 +146,7 @@ func (h helperArgs) encode() []string {
 }
 
 var errHelperUsage = errors.New("usage: wisp " + sandbox.HelperCommand +
-	" [--version V] [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--hide PATH]... [--read-view DIGEST] [--no-network] [--proxy-port PORT] [--unix-sockets] [--ns mount|user|none] [--serve] [--background] [--report] -- /ABSOLUTE/PROGRAM [ARGS]")
+	" [--version V] [--root DIR]... [--protect PATH]... [--deny-read PATH]... [--allow-read PATH]... [--hide PATH]... [--socket-home DIR]... [--read-view DIGEST] [--no-network] [--proxy-port PORT] [--unix-sockets] [--ns mount|user|none] [--serve] [--background] [--report] -- /ABSOLUTE/PROGRAM [ARGS]")
 
 // parseHelperArgs reads the helper's flags (the words after HelperCommand).
 func parseHelperArgs(args []string) (helperArgs, error) {
@@ -161,7 +168,7 @@ func parseHelperArgs(args []string) (helperArgs, error) {
 			h.background = true
 		case ReportFlag:
 			h.report = true
-		case "--root", "--protect", "--ns", "--deny-read", "--allow-read", "--hide", "--read-view", "--proxy-port", "--version":
+		case "--root", "--protect", "--ns", "--deny-read", "--allow-read", "--hide", "--socket-home", "--read-view", "--proxy-port", "--version":
 			if i+1 >= len(args) {
 				return h, fmt.Errorf("%s needs a value; %w", flag, errHelperUsage)
 			}
@@ -188,6 +195,8 @@ func (h *helperArgs) set(flag, value string) {
 		h.allowRead = append(h.allowRead, value)
 	case "--hide":
 		h.hide = append(h.hide, value)
+	case "--socket-home":
+		h.socketHomes = append(h.socketHomes, value)
 	case "--read-view":
 		h.readView = value
 	case "--version":
@@ -206,7 +215,7 @@ func (h helperArgs) validate() error {
 	default:
 		return fmt.Errorf("--ns %q is not mount, user or none; %w", h.ns, errHelperUsage)
 	}
-	for _, p := range slices.Concat(h.roots, h.protect, h.denyRead, h.allowRead, h.hide) {
+	for _, p := range slices.Concat(h.roots, h.protect, h.denyRead, h.allowRead, h.hide, h.socketHomes) {
 		if !filepath.IsAbs(p) || filepath.Clean(p) != p {
 			return fmt.Errorf("%q is not a clean absolute path; %w", p, errHelperUsage)
 		}
@@ -231,7 +240,8 @@ func (h helperArgs) validate() error {
 // must confine every one of its threads, not only the one that execs.
 func (h helperArgs) confinesAllThreads() bool { return h.serve || !h.background }
 
-// readFlags are h's --deny-read, --allow-read and --hide flags.
+// readFlags are h's --deny-read, --allow-read, --hide and --socket-home
+// flags.
 func readFlags(h helperArgs) []string {
 	var args []string
 	for _, p := range h.denyRead {
@@ -242,6 +252,9 @@ func readFlags(h helperArgs) []string {
 	}
 	for _, p := range h.hide {
 		args = append(args, "--hide", p)
+	}
+	for _, p := range h.socketHomes {
+		args = append(args, "--socket-home", p)
 	}
 	if h.readView != "" {
 		args = append(args, "--read-view", h.readView)

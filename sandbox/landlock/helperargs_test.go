@@ -9,7 +9,7 @@ import (
 
 func TestHelperArgsRoundTrip(t *testing.T) {
 	h := helperArgs{roots: []string{"/p", "/tmp"}, protect: []string{"/p/.git/hooks"}, noNetwork: true, ns: sandbox.NamespaceUser,
-		hide: []string{"/h/.wisp"}, argv: []string{"/bin/sh", "-c", "echo --root -- $HOME"}}
+		hide: []string{"/h/.wisp"}, socketHomes: []string{"/run/user", "/tmp/.X11-unix"}, argv: []string{"/bin/sh", "-c", "echo --root -- $HOME"}}
 	args := h.encode()
 	if args[0] != sandbox.HelperCommand {
 		t.Fatalf("encode starts with %q", args[0])
@@ -19,7 +19,7 @@ func TestHelperArgsRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !slices.Equal(got.roots, h.roots) || !slices.Equal(got.protect, h.protect) || got.noNetwork != h.noNetwork ||
-		got.ns != h.ns || !slices.Equal(got.hide, h.hide) || !slices.Equal(got.argv, h.argv) {
+		got.ns != h.ns || !slices.Equal(got.hide, h.hide) || !slices.Equal(got.socketHomes, h.socketHomes) || !slices.Equal(got.argv, h.argv) {
 		t.Fatalf("round trip gave %+v, want %+v", got, h)
 	}
 }
@@ -30,6 +30,7 @@ func TestParseHelperArgsRejects(t *testing.T) {
 		{"--root", "/a/../b", "--", "/bin/sh"},
 		{"--protect"},
 		{"--hide", "~/.wisp", "--", "/bin/sh"},
+		{"--socket-home", "run/user", "--", "/bin/sh"},
 		{"--ns", "maybe", "--", "/bin/sh"},
 		{"--bogus", "--", "/bin/sh"},
 		{"--root", "/p"},

@@ -279,6 +279,10 @@ func (l *Landlock) helperArgs(spec sandbox.Spec, line string) (helperArgs, error
 	// Always: where a namespace can be had, the helper makes everything
 	// outside the roots read-only in it, which Landlock alone cannot.
 	h.ns, _ = l.Namespace()
+	viewed := h.ns == sandbox.NamespaceMount || h.ns == sandbox.NamespaceUser
+	if l.features.UnixGuard(h.unixSockets, viewed) == sandbox.UnixHidden {
+		h.socketHomes = socketHomes(os.Getenv, os.Geteuid(), userHome())
+	}
 	return h, nil
 }
 

@@ -42,12 +42,15 @@ func kernelFeatures() (sandbox.LandlockFeatures, error) {
 }
 
 // landlockConfig is what the helper restricts: every filesystem right of
-// the ABI (but connecting to Unix sockets by path, left open as below ABI
-// 9), the network rights when the network is off, and scoping. Denials
-// after the exec go to the kernel's audit log where audit is on.
-func landlockConfig(f sandbox.LandlockFeatures, network bool) landlock.Config {
+// the ABI (connecting to Unix sockets by path only where that keeps
+// them, sandbox.UnixByDomain: with allowUnixSockets it is left open), the
+// network rights when the network is off, and scoping. Denials after the
+// exec go to the kernel's audit log where audit is on.
+func landlockConfig(f sandbox.LandlockFeatures, network bool, sockets sandbox.UnixGuard) landlock.Config {
 	cfg := landlockConfigs[min(f.ABI, len(landlockConfigs)-1)]
-	cfg.HandledAccessFS &^= ll.AccessFSResolveUnix
+	if sockets != sandbox.UnixByDomain {
+		cfg.HandledAccessFS &^= ll.AccessFSResolveUnix
+	}
 	if network {
 		cfg.HandledAccessNet = 0
 	}
@@ -222,16 +225,18 @@ func ownTerminals() []string {
 	return out
 }
 
-// rootRights is every handled right for a folder but device ioctls and
+// rootRights is every handled right for a folder but device ioctls,
 // making device nodes (a node of a disk, written raw, would reach every
-// file); a root that is a file takes the rights that apply to files, as
-// the kernel requires.
+// file) and connecting to sockets by path (a socket of the person's in a
+// root, such as ssh-agent's in /tmp, stays refused; a command's own are
+// reachable without it, made in its own Landlock domain); a root that is a
+// file takes the rights that apply to files, as the kernel requires.
 func rootRights(root string, handled landlock.AccessFSSet) (landlock.AccessFSSet, error) {
 	info, err := os.Stat(root)
 	if err != nil {
 		return 0, fmt.Errorf("writable root: %w", err)
 	}
-	rights := handled &^ (ll.AccessFSIoctlDev | ll.AccessFSMakeChar | ll.AccessFSMakeBlock)
+	rights := handled &^ (ll.AccessFSIoctlDev | ll.AccessFSMakeChar | ll.AccessFSMakeBlock | ll.AccessFSResolveUnix)
 	if !info.IsDir() {
 		rights &= fileRights
 	}

@@ -13,8 +13,10 @@ import (
 // the way to open it (issue 28 item 4).
 const Network Verdict = "network-off"
 
-// RefusedSocket: a Unix socket the sandbox refused (socket(AF_UNIX) fails
-// with EPERM unless commandPolicy.sandbox.allowUnixSockets).
+// RefusedSocket: a Unix socket the sandbox refused: socket(AF_UNIX) with
+// EPERM where it cannot tell a command's own sockets from the person's, or
+// a connect to one of the person's with EACCES (Landlock ABI 9), unless
+// commandPolicy.sandbox.allowUnixSockets.
 const RefusedSocket Verdict = "refused-socket"
 
 // lineKind is what a counted errno line is about, read from the errno, the
@@ -229,14 +231,24 @@ func (r Result) hostsOr(none string) string {
 
 // socketModelLine is the model's line for RefusedSocket.
 func (r Result) socketModelLine(offerOutside bool) string {
-	return withOffer("sandbox: refused a Unix socket"+r.socketAt()+
-		": confined commands may not open Unix sockets (commandPolicy.sandbox.allowUnixSockets); no policy rule denied it", offerOutside)
+	return withOffer("sandbox: refused a Unix socket"+r.socketAt()+": "+r.socketWhy()+"; no policy rule denied it", offerOutside)
 }
 
 // socketPersonNote is the person's note for RefusedSocket.
 func (r Result) socketPersonNote() string {
-	return "· the sandbox refused a Unix socket" + r.socketAt() +
-		": confined commands may not open Unix sockets (commandPolicy.sandbox.allowUnixSockets)"
+	return "· the sandbox refused a Unix socket" + r.socketAt() + ": " + r.socketWhy()
+}
+
+// socketWhy says which of the sandbox's refusals it was, by its errno:
+// Landlock's (EACCES), a socket of a program outside the sandbox, which a
+// confined command never reaches; or the seccomp filter's (EPERM), where
+// the sandbox cannot tell a command's own sockets from the person's and
+// refuses every one. Both say how to open them.
+func (r Result) socketWhy() string {
+	if r.Errno == "Permission denied" {
+		return "it belongs to a program outside the sandbox, and confined commands reach only the Unix sockets they make themselves (commandPolicy.sandbox.allowUnixSockets opens every one)"
+	}
+	return "here confined commands may not make Unix sockets at all, since the sandbox cannot keep yours out of their reach without a mount namespace or Landlock ABI 9 (wisp doctor says which this machine lacks); commandPolicy.sandbox.allowUnixSockets opens every one"
 }
 
 func (r Result) socketAt() string {

@@ -43,6 +43,7 @@ func LandlockOptions(t testing.TB, l *landlock.Landlock) Options {
 		NoMPTCPRules:    !f.SocketFilter,
 		NoSignalScoping: !f.Scoping, NoAbstractSockets: !f.Scoping,
 		NoUnixSocketRules: !f.SocketFilter,
+		UnixGuard:         f.UnixGuard(false, ns != sandbox.NamespaceNone),
 	}
 }
 

@@ -36,7 +36,7 @@ func MaybeProbe() {
 //	                      succeeds if any one can be traced, and leaves them
 //	                      untouched (a tracer that exits detaches)
 //
-// and what containmentProbe, watchProbe and proxyProbe do.
+// and what containmentProbe, watchProbe, proxyProbe and socketProbe do.
 func probe(op string, args []string) int {
 	var err error
 	switch {
@@ -60,7 +60,7 @@ func probe(op string, args []string) int {
 		_, err = io.Copy(io.Discard, os.Stdin)
 	default:
 		var ok bool
-		for _, p := range []func(string, []string) (bool, error){containmentProbe, watchProbe, proxyProbe} {
+		for _, p := range []func(string, []string) (bool, error){containmentProbe, watchProbe, proxyProbe, socketProbe} {
 			if ok, err = p(op, args); ok {
 				break
 			}

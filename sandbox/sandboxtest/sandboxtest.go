@@ -40,6 +40,10 @@ type Options struct {
 	// NoUnixSocketRules skips the case for Unix sockets by path, which a
 	// backend without the seccomp filter leaves open.
 	NoUnixSocketRules bool
+	// UnixGuard is how the backend keeps the person's Unix sockets from a
+	// command here, and whether the command's own work (from its report);
+	// UnixUnguarded skips the socket cases.
+	UnixGuard sandbox.UnixGuard
 	// NoReadOnlyView says the backend reports no read-only view of what
 	// lies outside the roots here (Landlock without a mount namespace), so
 	// a file's metadata outside them can change: the case checks that.
@@ -68,6 +72,7 @@ func Run(t *testing.T, b sandbox.Backend, o Options) {
 	t.Run("SignalOutsideRefused", s.signalRefused)
 	t.Run("AbstractSocketOutsideRefused", s.abstractSocketRefused)
 	t.Run("UnixSocketRefusedUnlessAllowed", s.unixSocketRefused)
+	runSockets(t, s)
 	t.Run("MetadataOutsideRefused", s.metadataOutsideRefused)
 	t.Run("SetuidRefused", s.setuidRefused)
 	t.Run("InheritedDescriptorsClosed", s.inheritedDescriptorsClosed)
