@@ -23,6 +23,19 @@ TEST_EXEC  ?=
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 ACTIONLINT  := github.com/rhysd/actionlint/cmd/actionlint@v1.7.12
 HOST_GOOS  := $(shell $(GO) env GOOS)
+# One set of compiler flags for everything a make step builds on Linux:
+# the binaries as they ship (-trimpath, no cgo), go vet's export data, the
+# packages go test compiles, and the binaries tests build with go build
+# (mcp's wisp-agent, the lean wisp, wisp-sandbox), which inherit both. The
+# build cache keys a compile by its flags, and with three sets (cgo on for
+# vet and the tests, cgo off for the tests' builds, -trimpath for the
+# binaries) make check compiled wisp-agent's dependencies three times cold,
+# openai-go alone two CPU minutes each. It also tests what ships. The Mac
+# keeps cgo: its tests include the notifier's cgo.
+export GOFLAGS := $(strip $(filter-out -trimpath,$(shell $(GO) env GOFLAGS)) -trimpath)
+ifeq ($(HOST_GOOS),linux)
+export CGO_ENABLED := 0
+endif
 # wisp-bar needs cgo only on macOS (notifications); elsewhere it is pure Go.
 BAR_CGO    := $(if $(filter darwin,$(HOST_GOOS)),1,0)
 HAVE_BAR   := $(wildcard cmd/wisp-bar/*.go)
@@ -97,11 +110,11 @@ test:
 		$(GO) test -json -timeout $(CONFORMANCE_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
 
 # What tests build inside their time limit, built first: the binaries as
-# make builds them (-trimpath, which packaging's install test and the
-# sandbox's wisp-sandbox tests build again, from the cache then), and every
-# package as go test compiles it (which mcp's and wisp-bar's tests link
-# wisp from). Cold, that compiling took minutes of a test's five on two
-# cores, and two such tests timed out on a busy machine.
+# make builds them (which packaging's install test, the sandbox's
+# wisp-sandbox tests and mcp's and wisp-bar's tests build again, from the
+# cache then: GOFLAGS and CGO_ENABLED above make them one set), and every
+# package as go test compiles it. Cold, that compiling took minutes of a
+# test's five on two cores, and two such tests timed out on a busy machine.
 test-build:
 	$(call timed,$(MAKE) --no-print-directory build && $(GO) build ./...)
 
@@ -109,7 +122,7 @@ test-build:
 # CI's minutes on two cores (a cold race build of everything alone takes
 # minutes more); run it on a change to concurrent code.
 test-race:
-	$(GO) test -race -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
+	CGO_ENABLED=1 $(GO) test -race -timeout $(TEST_TIMEOUT) $(if $(TEST_EXEC),-exec $(TEST_EXEC)) $(TESTFLAGS) ./...
 
 # Runs a step's command, saying first what it runs and then how long it
 # took: cold, a step can take minutes, and a person (or CI's log) should see
