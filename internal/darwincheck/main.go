@@ -76,11 +76,7 @@ func vetArch(dir, goarch string, patterns []string, stdout, stderr io.Writer) in
 			fmt.Fprintf(stderr, "darwincheck: %v\n", err)
 			return 2
 		}
-		for _, problem := range problems {
-			fmt.Fprintln(stderr, problem)
-		}
-		if len(problems) > 0 {
-			fmt.Fprintf(stderr, "darwincheck: vet (%s): %d problem(s)\n", vetName(target, cgo), len(problems))
+		if printProblems(stderr, problems, fmt.Sprintf("vet (%s): %d problem(s)", vetName(target, cgo), len(problems))) {
 			code = 1
 			continue
 		}
@@ -102,15 +98,23 @@ func checkArch(dir, goarch string, patterns []string, stdout, stderr io.Writer) 
 		fmt.Fprintf(stdout, "darwincheck: no package in %s uses cgo for %s; nothing to check\n", strings.Join(patterns, " "), target)
 		return 0
 	}
-	for _, problem := range report.problems {
-		fmt.Fprintln(stderr, problem)
-	}
-	if len(report.problems) > 0 {
-		fmt.Fprintf(stderr, "darwincheck: %d type error(s) for %s\n", len(report.problems), target)
+	if printProblems(stderr, report.problems, fmt.Sprintf("%d type error(s) for %s", len(report.problems), target)) {
 		return 1
 	}
 	for _, path := range report.checked {
 		fmt.Fprintf(stdout, "ok  %s (%s, cgo faked)\n", path, target)
 	}
 	return 0
+}
+
+// printProblems prints each problem, then the summary, when there are any,
+// and reports whether there were.
+func printProblems(stderr io.Writer, problems []string, summary string) bool {
+	for _, problem := range problems {
+		fmt.Fprintln(stderr, problem)
+	}
+	if len(problems) > 0 {
+		fmt.Fprintf(stderr, "darwincheck: %s\n", summary)
+	}
+	return len(problems) > 0
 }
