@@ -10,7 +10,8 @@
 #
 #	scripts/cold-steps.sh '-j2 --output-sync=line lint' test-build deb-check release-check
 #
-# COLD_GOCACHE names the cache to use (it is emptied first); by default a
+# Run it in a git checkout (a worktree will do): actionlint finds the
+# workflows through the repository. COLD_GOCACHE names the cache to use (it is emptied first); by default a
 # temporary one, removed at the end.
 set -euo pipefail
 
