@@ -110,3 +110,55 @@ func markedLines(t *testing.T, file, marker string) []int {
 	}
 	return lines
 }
+
+// TestVetFindsWhatGoVetFindsForDarwin checks -vet on testdata/vet: a
+// printf mistake in a darwin file and a test's t.Fatal from another
+// goroutine, with cgo off and on, and a type error in a file only the cgo
+// build compiles; and nothing of the Linux file's same mistake.
+func TestVetFindsWhatGoVetFindsForDarwin(t *testing.T) {
+	var want []string
+	for _, file := range []string{"clock_darwin.go", "clock_darwin_test.go"} {
+		for _, line := range markedLines(t, "testdata/vet/"+file, "// want: vet") {
+			want = append(want, fmt.Sprintf("%s:%d:", file, line))
+		}
+	}
+	typeError := fmt.Sprintf("cgoonly/count_darwin.go:%d:", markedLines(t, "testdata/vet/cgoonly/count_darwin.go", "// want: type error")[0])
+	code, stdout, stderr := checkIn(t, "testdata/vet", "-goarch", "arm64", "-vet", "arm64", "./...")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 for vet's findings", code)
+	}
+	for _, position := range append(want, typeError) {
+		if !strings.Contains(stderr, position) {
+			t.Errorf("stderr does not name %s", position)
+		}
+	}
+	if n := strings.Count(stderr, want[0]); n != 2 {
+		t.Errorf("stderr names %s %d times, want twice: once with cgo off, once on", want[0], n)
+	}
+	if n := strings.Count(stderr, typeError); n != 1 {
+		t.Errorf("stderr names %s %d times, want once: only the cgo build compiles it", typeError, n)
+	}
+	if strings.Contains(stderr, "clock_linux.go") {
+		t.Errorf("stderr names clock_linux.go, which darwin never builds")
+	}
+	for _, cgo := range []string{"0", "1"} {
+		if summary := "darwincheck: vet (darwin/arm64, CGO_ENABLED=" + cgo + "): "; !strings.Contains(stderr, summary) {
+			t.Errorf("stderr lacks %q", summary)
+		}
+	}
+	if strings.Contains(stdout, "ok  go vet's analyzers") {
+		t.Errorf("stdout says vet passed: %q", stdout)
+	}
+}
+
+func TestVetPassesCleanDarwinCode(t *testing.T) {
+	code, stdout, _ := checkIn(t, "testdata/good", "-goarch", "arm64", "-vet", "arm64", "./...")
+	if code != 0 {
+		t.Fatalf("exit %d, want 0: testdata/good is clean", code)
+	}
+	for _, cgo := range []string{"0", "1"} {
+		if want := "(darwin/arm64, CGO_ENABLED=" + cgo + ", from source)"; !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q", want)
+		}
+	}
+}
