@@ -7,4 +7,4 @@
 # itself would compile every dependency for darwin, twice.
 set -euo pipefail
 
-exec "${GO:-go}" run "$(dirname "$0")/../internal/darwincheck" -goarch "${GOARCH_DARWIN:-arm64}" -vet "${GOARCH_DARWIN:-arm64}" "${@:-./...}"
+exec "${GO:-go}" run "$(cd "$(dirname "$0")/.." && pwd)/internal/darwincheck" -goarch "${GOARCH_DARWIN:-arm64}" -vet "${GOARCH_DARWIN:-arm64}" "${@:-./...}"
