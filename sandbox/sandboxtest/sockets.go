@@ -104,7 +104,7 @@ func (s *suite) personsSockets(t *testing.T) {
 		{"podman", "/run/podman/podman-" + tok + ".sock"},
 		{"docker", "/run/docker-" + tok + ".sock"},
 		{"systemd", "/run/systemd/private-" + tok},
-		{"the X server", fmt.Sprintf("/tmp/.X11-unix/X%d", 8000+socketSeq.Add(1)%1000)},
+		{"the X server", freeDisplaySocket()},
 		{"tmux", fmt.Sprintf("/tmp/tmux-%d/wisp-%s", uid, tok)},
 	}
 	var made []personSocket
@@ -357,4 +357,18 @@ var socketSeq atomic.Int64
 func isExecutable(p string) bool {
 	info, err := os.Stat(p)
 	return err == nil && info.Mode()&0o111 != 0
+}
+
+// freeDisplaySocket names an X server's socket no one has bound: display
+// numbers are few, the conformance packages run side by side as processes
+// of their own, and a socket file outlives a killed test; so the search
+// starts at a number of this process's own and skips any that exists.
+func freeDisplaySocket() string {
+	start := 8000 + (os.Getpid()%400)*50 + int(socketSeq.Add(1)%50)
+	for n := start; ; n++ {
+		path := fmt.Sprintf("/tmp/.X11-unix/X%d", n)
+		if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+			return path
+		}
+	}
 }
