@@ -27,7 +27,11 @@ type helperClient struct {
 	nextID atomic.Uint64
 	// servingPid is the process that starts the commands, their parent.
 	servingPid int
-	flags      []string // the confinement: the helper's flags, as Command would give them
+	// ownPids is set when the helper numbers processes as wisp does (no
+	// PID namespace of its own): only then is a pid it names without a
+	// pidfd one wisp can read or signal.
+	ownPids bool
+	flags   []string // the confinement: the helper's flags, as Command would give them
 	// readView digests the folders on the way to the unreadable paths (the
 	// secrets, wisp's home outside the roots), as they were when the helper
 	// made its rules (a command's own helper makes them afresh, so Command
@@ -168,6 +172,7 @@ func (s *helperClient) awaitReady(stderr *bytes.Buffer) error {
 		// the helper itself, or its second stage in a user namespace, as
 		// wisp sees it: in its own PID namespace it is 1 to itself
 		s.servingPid = r.hostPid()
+		s.ownPids = r.Pid == s.servingPid
 		r.close()
 		if s.servingPid > 0 {
 			return nil
@@ -280,6 +285,12 @@ func (s *helperClient) Start(req sandbox.ServeRequest) (pid int, wait func() (sy
 		return 0, nil, err
 	}
 	pid = first.hostPid()
+	if first.pidfd == nil && !s.ownPids {
+		// The helper could open no pidfd: the command had already ended
+		// and been reaped, and the pid it names is its namespace's, which
+		// on this side may be any other process.
+		pid = 0
+	}
 	switch {
 	case first.Err != "":
 		first.close()
