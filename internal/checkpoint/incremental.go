@@ -1,8 +1,6 @@
 package checkpoint
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,8 +38,8 @@ func (s *Store) sinceLast(root string) *since {
 	if !ok {
 		return nil
 	}
-	if _, err := os.Stat(filepath.Join(s.dir, "records", recordName(last.id))); errors.Is(err, fs.ErrNotExist) || err != nil {
-		return nil
+	if _, err := os.Stat(filepath.Join(s.dir, "records", recordName(last.id))); err != nil {
+		return nil // pruned since, or unreadable: walk all
 	}
 	in := &since{prev: last.tree, touched: map[string]bool{"": true}, full: full}
 	for _, set := range []map[string]bool{dirty, full, setOf(last.linked)} {
