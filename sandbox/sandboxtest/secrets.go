@@ -233,8 +233,11 @@ func (s *suite) freshAccountBuilds(t *testing.T) {
 	}
 	spec.Roots = keep
 	h := shellQuote(home)
+	// The lines set the fresh account's whole environment for its caches:
+	// this run's XDG_CACHE_HOME (a CI machine's, or a person's) would send
+	// go's cache to a folder the fresh account does not have.
 	lines := []struct{ tool, line string }{
-		{"go", "mkdir -p .fresh-tmp && TMPDIR=$PWD/.fresh-tmp GOTMPDIR= HOME=" + h + " GOTOOLCHAIN=local GOFLAGS= GOCACHE= GOMODCACHE= GOPATH= go list -export -f '{{.Export}}' internal/goarch && mkdir -p " + h + "/go/pkg/mod/cache/download"},
+		{"go", "mkdir -p .fresh-tmp && TMPDIR=$PWD/.fresh-tmp GOTMPDIR= HOME=" + h + " XDG_CACHE_HOME= XDG_CONFIG_HOME= GOTOOLCHAIN=local GOFLAGS= GOCACHE= GOMODCACHE= GOPATH= go list -export -f '{{.Export}}' internal/goarch && mkdir -p " + h + "/go/pkg/mod/cache/download"},
 		{"npm", "mkdir -p .fresh-tmp && TMPDIR=$PWD/.fresh-tmp HOME=" + h + " npm_config_cache= npm cache verify"},
 	}
 	for _, c := range lines {
