@@ -11,5 +11,5 @@
 //   - person: as the unprivileged test user
 //   - restricted: where AppArmor restricts user namespaces
 //   - installed: wisp-sandbox beside wisp as the helper, as root and as the
-//     unprivileged test user
+//     unprivileged test user, the helper's cases (sandboxtest.Options.HelperCases)
 package conformance

@@ -437,9 +437,9 @@ func runSecrets(t *testing.T, s *suite) {
 	t.Run("SecretsRefusedAroundTheCorner", s.secretsAroundTheCorner)
 	t.Run("AllowReadGivesOneBack", s.allowReadGivesOneBack)
 	t.Run("SSHHostsReadByDefault", s.sshHostsReadByDefault)
-	t.Run("FreshAccountBuilds", s.freshAccountBuilds)
+	s.run(t, "FreshAccountBuilds", s.freshAccountBuilds)
 	t.Run("ToolsKeepWorkingBesideSecrets", s.toolsKeepWorking)
-	t.Run("BuildToolsKeepWorkingWithTheRealHome", s.buildToolsKeepWorking)
+	s.run(t, "BuildToolsKeepWorkingWithTheRealHome", s.buildToolsKeepWorking)
 	t.Run("EnvironmentWithoutSecrets", s.environmentFiltered)
 }
 

@@ -16,8 +16,10 @@ const innerEnv = "WISP_SEPARATE_HELPER_INNER"
 
 // TestSeparateHelperConformance runs the conformance suite with
 // wisp-sandbox as the helper, one command's and served, as the
-// installation has it: beside wisp's executable. The two share no state,
-// so they run side by side.
+// installation has it: beside wisp's executable. It runs the helper's
+// cases (Options.HelperCases): the runner's put-back and the build tools'
+// roots do not depend on which binary confines, and the other packages
+// run them in every mode. The two share no state, so they run side by side.
 func TestSeparateHelperConformance(t *testing.T) {
 	var exe, helper string
 	if os.Getenv(innerEnv) == "1" {
@@ -34,7 +36,7 @@ func TestSeparateHelperConformance(t *testing.T) {
 				t.Fatalf("the backend runs %s as its helper; want %s beside wisp", got, helper)
 			}
 			o := sandboxtest.LandlockOptions(t, l)
-			o.Serve = serve
+			o.Serve, o.HelperCases = serve, true
 			sandboxtest.Run(t, l, o)
 		})
 	}
