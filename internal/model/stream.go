@@ -261,8 +261,11 @@ func (a *answer) result() Result {
 // each.
 func reasoningOf(d chunkDelta) string {
 	for _, raw := range [...]json.RawMessage{d.ReasoningContent, d.Reasoning} {
+		if len(raw) == 0 {
+			continue // before s, which escapes: no allocation per chunk
+		}
 		var s string
-		if len(raw) > 0 && json.Unmarshal(raw, &s) == nil && s != "" {
+		if json.Unmarshal(raw, &s) == nil && s != "" {
 			return s
 		}
 	}
