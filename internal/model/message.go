@@ -75,7 +75,7 @@ func assistantParam(m Message) wireMessage {
 func toToolParams(tools []Tool) []wireTool {
 	out := make([]wireTool, 0, len(tools))
 	for _, t := range tools {
-		def := wireFunctionDef{Name: t.Name, Description: t.Description, Parameters: t.Parameters}
+		def := wireFunctionDef(t)
 		if def.Parameters == nil {
 			def.Parameters = emptyObjectSchema
 		}
