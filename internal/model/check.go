@@ -3,9 +3,6 @@ package model
 import (
 	"context"
 	"errors"
-	"sync/atomic"
-
-	"github.com/openai/openai-go/v3/option"
 )
 
 // Check asks the server for its models and reports ErrServerDown,
@@ -15,24 +12,22 @@ import (
 func (c *Client) Check(ctx context.Context) error {
 	reqCtx, cancel := context.WithTimeoutCause(ctx, c.idle, errIdle)
 	defer cancel()
-	var answered atomic.Bool
-	page, err := c.models.List(reqCtx, option.WithMiddleware(c.statusMiddleware(&answered)))
-	var typed *Error
+	listed, answered, err := c.listModels(reqCtx)
 	switch {
 	case errors.Is(err, ErrNoEndpoint):
 		return nil
-	case err != nil && answered.Load() && !errors.As(err, &typed):
-		return nil // a list in a shape the SDK does not read tells nothing
+	case err != nil && answered:
+		return nil // a list in a shape not read tells nothing
 	case err != nil:
-		return c.classify(ctx, reqCtx, err, answered.Load())
+		return c.classify(ctx, reqCtx, err, answered)
 	}
 	var names []string
-	for _, m := range page.Data {
+	for _, name := range listed {
 		// Ollama takes a name without a tag to mean its :latest.
-		if m.ID == c.name || m.ID == c.name+":latest" {
+		if name == c.name || name == c.name+":latest" {
 			return nil
 		}
-		names = append(names, m.ID)
+		names = append(names, name)
 	}
 	return c.missingFrom(names, true, c.IsOllama(ctx), nil)
 }

@@ -4,13 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"testing"
-
-	"github.com/openai/openai-go/v3"
 )
 
 // benchChunks is one answer as parsed chunks: thinking in content (when
 // think), 200 text pieces, then two tool calls of 20 pieces.
-func benchChunks(b *testing.B, think bool) []openai.ChatCompletionChunk {
+func benchChunks(b *testing.B, think bool) []chunk {
 	var raw []string
 	content := func(s string) {
 		d, _ := json.Marshal(s)
@@ -36,7 +34,7 @@ func benchChunks(b *testing.B, think bool) []openai.ChatCompletionChunk {
 		}
 	}
 	raw = append(raw, `{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]}`)
-	out := make([]openai.ChatCompletionChunk, len(raw))
+	out := make([]chunk, len(raw))
 	for i, r := range raw {
 		if err := json.Unmarshal([]byte(r), &out[i]); err != nil {
 			b.Fatal(err)
@@ -53,8 +51,8 @@ type oldAnswer struct {
 	finished bool
 }
 
-func (a *oldAnswer) add(chunk openai.ChatCompletionChunk, onText func(string)) {
-	for _, choice := range chunk.Choices {
+func (a *oldAnswer) add(ch chunk, onText func(string)) {
+	for _, choice := range ch.Choices {
 		if choice.Index != 0 {
 			continue
 		}
@@ -73,7 +71,7 @@ func (a *oldAnswer) add(chunk openai.ChatCompletionChunk, onText func(string)) {
 	}
 }
 
-func benchmarkChunks(b *testing.B, think bool, run func([]openai.ChatCompletionChunk)) {
+func benchmarkChunks(b *testing.B, think bool, run func([]chunk)) {
 	chunks := benchChunks(b, think)
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -83,7 +81,7 @@ func benchmarkChunks(b *testing.B, think bool, run func([]openai.ChatCompletionC
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(chunks)), "ns/chunk")
 }
 
-func oldPath(chunks []openai.ChatCompletionChunk) {
+func oldPath(chunks []chunk) {
 	var a oldAnswer
 	for _, c := range chunks {
 		a.add(c, func(string) {})
@@ -91,9 +89,9 @@ func oldPath(chunks []openai.ChatCompletionChunk) {
 	_ = a.calls.calls()
 }
 
-func newPath(checks turnChecks) func([]openai.ChatCompletionChunk) {
+func newPath(checks turnChecks) func([]chunk) {
 	tools := []Tool{{Name: "run_command"}}
-	return func(chunks []openai.ChatCompletionChunk) {
+	return func(chunks []chunk) {
 		a := newAnswer(Request{Tools: tools, OnDelta: func(Delta) {}}, checks)
 		for _, c := range chunks {
 			a.add(c)

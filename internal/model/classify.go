@@ -10,8 +10,6 @@ import (
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/openai/openai-go/v3/packages/ssestream"
 )
 
 // maxErrorBody bounds how much of an error response is read.
@@ -20,7 +18,7 @@ const maxErrorBody = 64 << 10
 // maxMessageLen bounds a plain-text server message quoted in an error.
 const maxMessageLen = 300
 
-// classify turns what the SDK returned into this package's errors. ctx is
+// classify turns what the request or the stream returned into this package's errors. ctx is
 // the caller's context, reqCtx the request's (which the watchdog cancels).
 func (c *Client) classify(ctx, reqCtx context.Context, err error, answered bool) error {
 	if ctx.Err() != nil {
@@ -41,9 +39,9 @@ func (c *Client) classify(ctx, reqCtx context.Context, err error, answered bool)
 	if errors.As(err, &typed) || errors.As(err, &server) || errors.As(err, &tools) {
 		return err
 	}
-	var streamErr *ssestream.StreamError
+	var streamErr *streamError
 	if errors.As(err, &streamErr) {
-		se := &ServerError{Message: errorMessage(streamErr.Event.Data)}
+		se := &ServerError{Message: errorMessage(streamErr.data)}
 		if contextRefusal(se.Message) {
 			return c.contextFull(se)
 		}

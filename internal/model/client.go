@@ -13,7 +13,7 @@
 //	res, err := client.Turn(ctx, model.Request{
 //		Messages: history, Tools: tools,
 //		OnDelta: func(d model.Delta) { … },  // DeltaText, DeltaReasoning, DeltaRetract
-//		ContextTokens: planned,              // sent to Ollama as options.num_ctx
+//		ContextTokens: planned,              // the context the agent plans for
 //	})
 //
 // res.Message is what goes into the history: the answer and the calls,
@@ -71,8 +71,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 	"github.com/wisp-sh/wisp/internal/config"
 )
 
@@ -101,8 +99,7 @@ type Client struct {
 	// toolsFallback: Turn resends without tools when they are refused.
 	toolsFallback bool
 	http          *http.Client
-	chat          openai.ChatCompletionService
-	models        openai.ModelService
+	key           string // sent as the bearer token
 	ollama        *ollamaProbe
 }
 
@@ -164,19 +161,12 @@ func New(cfg config.Model, getenv func(string) string, opts ...Option) (*Client,
 		apiKeyEnv: cfg.APIKeyEnv, keySet: key != "", idle: s.idle, retries: s.retries, remote: !isLocal(base),
 		onRetry: s.onRetry, onStatus: s.onStatus, firstByte: max(s.firstByte, s.idle), toolsFallback: s.toolsFallback, waits: s.waits,
 		http: s.httpClient, ollama: &ollamaProbe{}}
+	// The key comes through getenv alone: no OPENAI_* variable of the
+	// process is read behind its back.
+	c.key = key
 	if key == "" {
-		key = placeholderKey
+		c.key = placeholderKey
 	}
-	// The services are built without openai.NewClient on purpose: that would
-	// read OPENAI_* variables from the process environment behind getenv's back.
-	reqOpts := []option.RequestOption{
-		option.WithBaseURL(c.baseURL),
-		option.WithAPIKey(key),
-		option.WithHTTPClient(s.httpClient),
-		option.WithMaxRetries(0), // wisp retries itself, and says so
-	}
-	c.chat = openai.NewChatCompletionService(reqOpts...)
-	c.models = openai.NewModelService(reqOpts...)
 	return c, nil
 }
 

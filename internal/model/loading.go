@@ -9,8 +9,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/openai/openai-go/v3/option"
 )
 
 // DefaultFirstByteTimeout bounds the wait for the first chunk of an
@@ -115,12 +113,9 @@ type doneWatch struct {
 	tail []byte
 }
 
-func (w *doneWatch) middleware(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-	res, err := next(req)
-	if err == nil && res.StatusCode < 400 {
-		res.Body = &tailReader{ReadCloser: res.Body, w: w}
-	}
-	return res, err
+// watch returns body, which w watches as it is read.
+func (w *doneWatch) watch(body io.Reader) io.Reader {
+	return &tailReader{Reader: body, w: w}
 }
 
 func (w *doneWatch) seen() bool {
@@ -132,12 +127,12 @@ func (w *doneWatch) seen() bool {
 const doneTail = 32
 
 type tailReader struct {
-	io.ReadCloser
+	io.Reader
 	w *doneWatch
 }
 
 func (r *tailReader) Read(p []byte) (int, error) {
-	n, err := r.ReadCloser.Read(p)
+	n, err := r.Reader.Read(p)
 	if n > 0 {
 		r.w.mu.Lock()
 		r.w.tail = append(r.w.tail, p[:n]...)

@@ -1,11 +1,6 @@
 package model
 
-import (
-	"fmt"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/shared"
-)
+import "fmt"
 
 // Roles of a Message.
 const (
@@ -39,8 +34,8 @@ type ToolCall struct {
 // reject a function whose parameters are missing.
 var emptyObjectSchema = map[string]any{"type": "object", "properties": map[string]any{}}
 
-func toParams(msgs []Message) ([]openai.ChatCompletionMessageParamUnion, error) {
-	out := make([]openai.ChatCompletionMessageParamUnion, 0, len(msgs))
+func toParams(msgs []Message) ([]wireMessage, error) {
+	out := make([]wireMessage, 0, len(msgs))
 	for i, m := range msgs {
 		p, err := toParam(m)
 		if err != nil {
@@ -51,52 +46,40 @@ func toParams(msgs []Message) ([]openai.ChatCompletionMessageParamUnion, error) 
 	return out, nil
 }
 
-func toParam(m Message) (openai.ChatCompletionMessageParamUnion, error) {
+func toParam(m Message) (wireMessage, error) {
 	switch m.Role {
-	case RoleSystem:
-		return openai.SystemMessage(m.Content), nil
-	case RoleUser:
-		return openai.UserMessage(m.Content), nil
+	case RoleSystem, RoleUser:
+		return wireMessage{Role: m.Role, Content: &m.Content}, nil
 	case RoleTool:
-		return openai.ToolMessage(m.Content, m.ToolCallID), nil
+		return wireMessage{Role: m.Role, Content: &m.Content, ToolCallID: m.ToolCallID}, nil
 	case RoleAssistant:
 		return assistantParam(m), nil
 	}
-	return openai.ChatCompletionMessageParamUnion{},
-		fmt.Errorf("role %q is not one of system, user, assistant, tool", m.Role)
+	return wireMessage{}, fmt.Errorf("role %q is not one of system, user, assistant, tool", m.Role)
 }
 
-func assistantParam(m Message) openai.ChatCompletionMessageParamUnion {
-	var a openai.ChatCompletionAssistantMessageParam
+func assistantParam(m Message) wireMessage {
+	a := wireMessage{Role: RoleAssistant}
 	// An assistant turn that only calls tools has no content at all, which
 	// is what the protocol expects rather than an empty string.
 	if m.Content != "" || len(m.ToolCalls) == 0 {
-		a.Content.OfString = openai.String(m.Content)
+		a.Content = &m.Content
 	}
 	for _, tc := range m.ToolCalls {
-		a.ToolCalls = append(a.ToolCalls, openai.ChatCompletionMessageToolCallUnionParam{
-			OfFunction: &openai.ChatCompletionMessageFunctionToolCallParam{
-				ID: tc.ID,
-				Function: openai.ChatCompletionMessageFunctionToolCallFunctionParam{
-					Name: tc.Name, Arguments: tc.Arguments,
-				},
-			},
-		})
+		a.ToolCalls = append(a.ToolCalls, wireToolCall{ID: tc.ID, Type: "function",
+			Function: wireFunction{Name: tc.Name, Arguments: tc.Arguments}})
 	}
-	return openai.ChatCompletionMessageParamUnion{OfAssistant: &a}
+	return a
 }
 
-func toToolParams(tools []Tool) []openai.ChatCompletionToolUnionParam {
-	out := make([]openai.ChatCompletionToolUnionParam, 0, len(tools))
+func toToolParams(tools []Tool) []wireTool {
+	out := make([]wireTool, 0, len(tools))
 	for _, t := range tools {
-		def := shared.FunctionDefinitionParam{Name: t.Name, Parameters: t.Parameters}
+		def := wireFunctionDef(t)
 		if def.Parameters == nil {
 			def.Parameters = emptyObjectSchema
 		}
-		if t.Description != "" {
-			def.Description = openai.String(t.Description)
-		}
-		out = append(out, openai.ChatCompletionFunctionTool(def))
+		out = append(out, wireTool{Type: "function", Function: def})
 	}
 	return out
 }

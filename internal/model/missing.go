@@ -24,15 +24,8 @@ func (c *Client) IsOllama(ctx context.Context) bool {
 func (c *Client) Models(ctx context.Context) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, probe.Timeout)
 	defer cancel()
-	page, err := c.models.List(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, m := range page.Data {
-		names = append(names, m.ID)
-	}
-	return names, nil
+	names, _, err := c.listModels(ctx)
+	return names, err
 }
 
 // missing explains ErrModelMissing with what the server has, and the

@@ -18,7 +18,8 @@ import (
 type ModelInfo struct {
 	// ContextLength is the context the model was trained for, 0 if not
 	// said. Ollama loads it with num_ctx tokens (4096 by default) unless
-	// a request asks for more: see Request.ContextTokens.
+	// the server (OLLAMA_CONTEXT_LENGTH) or the Modelfile sets more: see
+	// Request.ContextTokens.
 	ContextLength int
 	// NumCtx is the num_ctx the model's Modelfile sets, 0 if none.
 	NumCtx int

@@ -6,12 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"sync/atomic"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
 )
 
 // errIdle is the cancel cause the idle watchdog sets.
@@ -43,7 +39,7 @@ func (c *Client) Stream(ctx context.Context, msgs []Message, tools []Tool, onTex
 }
 
 // streamOnce is one request; started once any of the answer arrived.
-func (c *Client) streamOnce(ctx context.Context, start time.Time, params openai.ChatCompletionNewParams, req Request, checks turnChecks) (Result, bool, error) {
+func (c *Client) streamOnce(ctx context.Context, start time.Time, body chatRequest, req Request, checks turnChecks) (Result, bool, error) {
 	reqCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	// Until it answers the server may be loading the model, which takes
@@ -62,20 +58,37 @@ func (c *Client) streamOnce(ctx context.Context, start time.Time, params openai.
 	stopWaiting := c.reportWaiting(reqCtx, start)
 	defer stopWaiting()
 
-	var answered atomic.Bool
-	var done doneWatch
-	stream := c.chat.NewStreaming(reqCtx, params,
-		option.WithMiddleware(c.statusMiddleware(&answered)), option.WithMiddleware(done.middleware))
-	defer stream.Close()
+	res, err := c.post(reqCtx, "/chat/completions", body)
 	// The server answered: from here on, silences are timed by idle.
 	stopWaiting()
 	headers.Store(true)
 	watchdog.Reset(c.idle)
+	if err != nil {
+		watchdog.Stop()
+		return Result{}, false, c.classify(ctx, reqCtx, err, false)
+	}
+	if res.StatusCode >= 400 {
+		watchdog.Stop()
+		return Result{}, false, c.classify(ctx, reqCtx, c.statusError(res), false)
+	}
+	defer res.Body.Close()
+	var done doneWatch
+	stream := newEvents(done.watch(res.Body))
 	acc := newAnswer(req, checks)
-	for stream.Next() {
+	for {
+		data, ok := stream.next()
+		if !ok {
+			err = stream.err()
+			break
+		}
 		// The watchdog times the server, not OnDelta (a slow terminal).
 		watchdog.Stop()
-		if acc.add(stream.Current()) {
+		ch, end, bad := readEvent(data)
+		if end || bad != nil {
+			err = bad
+			break
+		}
+		if acc.add(ch) {
 			break // a loop: stop the stream
 		}
 		watchdog.Reset(c.idle)
@@ -85,38 +98,32 @@ func (c *Client) streamOnce(ctx context.Context, start time.Time, params openai.
 		return acc.result(), true, acc.loop
 	}
 	acc.end()
-	res := acc.result()
+	result := acc.result()
 	started := acc.started()
-	err := stream.Err()
 	switch {
 	case err != nil && !acc.finished:
-		return res, started, c.classify(ctx, reqCtx, err, answered.Load())
+		return result, started, c.classify(ctx, reqCtx, err, true)
 	case !acc.finished && !done.seen():
-		return res, started, c.cutOff(nil)
+		return result, started, c.cutOff(nil)
 	}
-	return res, started, checkToolCalls(res.Message.ToolCalls)
+	return result, started, checkToolCalls(result.Message.ToolCalls)
 }
 
 // errFirstByte is the cancel cause when the server sent nothing within the
 // first-byte timeout.
 var errFirstByte = errors.New("first-byte timeout")
 
-func (c *Client) params(ctx context.Context, req Request) (openai.ChatCompletionNewParams, error) {
+// params is the request for req. req.ContextTokens is not sent (as
+// Ollama's options.num_ctx): Ollama's OpenAI-compatible endpoint reads no
+// options (its ChatCompletionRequest has none), nor do llama.cpp's or LM
+// Studio's.
+func (c *Client) params(req Request) (chatRequest, error) {
 	wire, err := toParams(req.Messages)
 	if err != nil {
-		return openai.ChatCompletionNewParams{}, err
+		return chatRequest{}, err
 	}
-	p := openai.ChatCompletionNewParams{Model: c.name, Messages: wire,
-		// The usage chunk tells the prompt tokens the server read.
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)}}
-	if len(req.Tools) > 0 {
-		p.Tools = toToolParams(req.Tools)
-	}
-	if req.ContextTokens > 0 && c.IsOllama(ctx) {
-		// Ollama's OpenAI-compatible endpoint reads its native options.
-		p.SetExtraFields(map[string]any{"options": map[string]any{"num_ctx": req.ContextTokens}})
-	}
-	return p, nil
+	return chatRequest{Model: c.name, Messages: wire, Stream: true,
+		StreamOptions: streamOptions{IncludeUsage: true}, Tools: toToolParams(req.Tools)}, nil
 }
 
 // answer accumulates the chunks of one streamed answer.
@@ -151,12 +158,12 @@ func newAnswer(req Request, checks turnChecks) *answer {
 
 // add takes one chunk; it reports true when the model is looping and the
 // stream should stop.
-func (a *answer) add(chunk openai.ChatCompletionChunk) bool {
-	if chunk.Usage.PromptTokens > 0 || chunk.Usage.CompletionTokens > 0 {
-		a.usage = Usage{PromptTokens: int(chunk.Usage.PromptTokens), CompletionTokens: int(chunk.Usage.CompletionTokens)}
+func (a *answer) add(ch chunk) bool {
+	if u := ch.Usage; u != nil && (u.PromptTokens > 0 || u.CompletionTokens > 0) {
+		a.usage = Usage{PromptTokens: int(u.PromptTokens), CompletionTokens: int(u.CompletionTokens)}
 	}
 	// The usage chunk and some servers' keep-alive chunks carry no choices.
-	for _, choice := range chunk.Choices {
+	for _, choice := range ch.Choices {
 		if choice.Index != 0 {
 			continue
 		}
@@ -252,39 +259,17 @@ func (a *answer) result() Result {
 // for it: reasoning_content (llama.cpp, vLLM, LM Studio, DeepSeek) or
 // reasoning (Ollama, newer vLLM); a delta that has both says the same in
 // each.
-func reasoningOf(d openai.ChatCompletionChunkChoiceDelta) string {
-	if len(d.JSON.ExtraFields) == 0 {
-		return ""
-	}
-	for _, key := range [...]string{"reasoning_content", "reasoning"} {
-		// An extra field is never Valid() in the SDK's sense; its Raw is
-		// the JSON as sent.
-		f, ok := d.JSON.ExtraFields[key]
-		if !ok {
-			continue
+func reasoningOf(d chunkDelta) string {
+	for _, raw := range [...]json.RawMessage{d.ReasoningContent, d.Reasoning} {
+		if len(raw) == 0 {
+			continue // before s, which escapes: no allocation per chunk
 		}
 		var s string
-		if raw := f.Raw(); raw != "null" && json.Unmarshal([]byte(raw), &s) == nil && s != "" {
+		if json.Unmarshal(raw, &s) == nil && s != "" {
 			return s
 		}
 	}
 	return ""
-}
-
-// statusMiddleware turns an HTTP error response into a typed error before
-// the SDK parses its body (which fails on bodies that are not OpenAI's shape,
-// such as Ollama's {"error":"..."} or a plain-text 404), and notes when the
-// server has begun to answer.
-func (c *Client) statusMiddleware(answered *atomic.Bool) option.Middleware {
-	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
-		res, err := next(req)
-		if err != nil || res.StatusCode < 400 {
-			answered.Store(err == nil)
-			return res, err
-		}
-		// The response stays attached so the SDK still decides on retries.
-		return res, c.statusError(res)
-	}
 }
 
 func (c *Client) cutOff(cause error) error {

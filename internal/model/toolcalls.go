@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-
-	"github.com/openai/openai-go/v3"
 )
 
 // callBuilder gathers one tool call from its pieces.
@@ -22,7 +20,7 @@ type toolCallAssembler struct {
 	byIndex map[int64]*callBuilder
 }
 
-func (a *toolCallAssembler) add(d openai.ChatCompletionChunkChoiceDeltaToolCall) {
+func (a *toolCallAssembler) add(d toolCallDelta) {
 	b := a.byIndex[d.Index]
 	// Some servers (older Ollama) number every call 0; a new id at a known
 	// index is therefore a new call, not more of the previous one.

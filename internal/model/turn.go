@@ -40,11 +40,12 @@ type Request struct {
 	// "<function=") is held back until the answer ends.
 	OnDelta func(Delta)
 	// ContextTokens, when above 0, is the context size the agent plans
-	// for; where the server is Ollama it is sent as options.num_ctx.
-	// Ollama's /v1 endpoint ignores it today (its ChatCompletionRequest
-	// has no options): the context it loads is the server's
-	// (OLLAMA_CONTEXT_LENGTH, 4096 by default) or the Modelfile's num_ctx,
-	// and Result.Truncated is how the agent learns that it was too small.
+	// for. It is not sent: no OpenAI-compatible endpoint reads a context
+	// size from the request (Ollama's /v1 takes no options, nor do
+	// llama.cpp's or LM Studio's). The context Ollama loads is the
+	// server's (OLLAMA_CONTEXT_LENGTH, 4096 by default) or the Modelfile's
+	// num_ctx, and Result.Truncated is how the agent learns that it was
+	// too small.
 	ContextTokens int
 	// NoTextCalls turns off RecoverToolCalls on the answer.
 	NoTextCalls bool
@@ -67,7 +68,7 @@ type Result struct {
 	// Truncated is set when the server counted far fewer prompt tokens
 	// than were sent: it dropped part of the conversation (Ollama does so
 	// without a word when the context is too small). The agent should
-	// compact and, on Ollama, ask for a larger ContextTokens.
+	// compact, and say how to give the model a larger context.
 	Truncated *Truncation
 	// Recovered: the calls were written as text and RecoverToolCalls read
 	// them; the agent runs them as any call and says so in the audit.
@@ -149,7 +150,7 @@ type turnChecks struct {
 }
 
 func (c *Client) turn(ctx context.Context, req Request, checks turnChecks) (Result, error) {
-	params, err := c.params(ctx, req)
+	params, err := c.params(req)
 	if err != nil {
 		return Result{}, err
 	}

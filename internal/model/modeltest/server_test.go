@@ -2,6 +2,7 @@ package modeltest_test
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,8 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
+	openai "github.com/sashabaranov/go-openai"
 	"github.com/wisp-sh/wisp/internal/model"
 	"github.com/wisp-sh/wisp/internal/model/modeltest"
 )
@@ -72,37 +72,72 @@ func TestStreamMatchesTheGoldenWireFormat(t *testing.T) {
 	}
 }
 
-// The SDK's own stream reader and accumulator, which this project did not
-// write, read the scripted stream as they read OpenAI's.
+// sdkClient is a client of a widely used Go SDK for the OpenAI API,
+// which this project did not write (wisp speaks the protocol itself).
+func sdkClient(srv *modeltest.Server) *openai.Client {
+	cfg := openai.DefaultConfig("k")
+	cfg.BaseURL = srv.URL()
+	return openai.NewClientWithConfig(cfg)
+}
+
+// The SDK's own stream reader reads the scripted stream as it reads
+// OpenAI's; the pieces are joined as its documentation joins them.
 func TestTheSDKReadsTheStream(t *testing.T) {
 	srv := modeltest.NewServer(t, twoCalls)
-	client := openai.NewClient(option.WithBaseURL(srv.URL()), option.WithAPIKey("k"), option.WithMaxRetries(0))
-	stream := client.Chat.Completions.NewStreaming(t.Context(), openai.ChatCompletionNewParams{
-		Model: "granite4.1:8b", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")},
-		StreamOptions: openai.ChatCompletionStreamOptionsParam{IncludeUsage: openai.Bool(true)},
+	stream, err := sdkClient(srv).CreateChatCompletionStream(t.Context(), openai.ChatCompletionRequest{
+		Model:         "granite4.1:8b",
+		Messages:      []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: "hi"}},
+		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 	})
-	var acc openai.ChatCompletionAccumulator
-	for stream.Next() {
-		if !acc.AddChunk(stream.Current()) {
-			t.Fatalf("the accumulator refused chunk %s", stream.Current().RawJSON())
-		}
-	}
-	if err := stream.Err(); err != nil {
+	if err != nil {
 		t.Fatal(err)
 	}
-	choice := acc.Choices[0]
-	if choice.Message.Content != "Let me look." || choice.FinishReason != "tool_calls" {
-		t.Errorf("content %q finish %q", choice.Message.Content, choice.FinishReason)
+	defer stream.Close()
+	var content, finish string
+	var calls []openai.ToolCall
+	var usage *openai.Usage
+	for {
+		chunk, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if chunk.Usage != nil {
+			usage = chunk.Usage
+		}
+		for _, choice := range chunk.Choices {
+			content += choice.Delta.Content
+			if choice.FinishReason != "" {
+				finish = string(choice.FinishReason)
+			}
+			for _, tc := range choice.Delta.ToolCalls {
+				if tc.Index == nil {
+					t.Fatalf("a tool call piece without its index: %+v", tc)
+				}
+				for len(calls) <= *tc.Index {
+					calls = append(calls, openai.ToolCall{})
+				}
+				c := &calls[*tc.Index]
+				c.ID += tc.ID
+				c.Function.Name += tc.Function.Name
+				c.Function.Arguments += tc.Function.Arguments
+			}
+		}
+	}
+	if content != "Let me look." || finish != "tool_calls" {
+		t.Errorf("content %q finish %q", content, finish)
 	}
 	var got []string
-	for _, tc := range choice.Message.ToolCalls {
+	for _, tc := range calls {
 		got = append(got, tc.ID+" "+tc.Function.Name+" "+tc.Function.Arguments)
 	}
 	want := []string{`call_a run_command {"command":"ls"}`, `call_b read_file {"path":"go.mod"}`}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("tool calls %q, want %q", got, want)
 	}
-	if acc.Usage.TotalTokens == 0 {
+	if usage == nil || usage.TotalTokens == 0 {
 		t.Error("no usage chunk although the request asked for one")
 	}
 }
@@ -110,22 +145,23 @@ func TestTheSDKReadsTheStream(t *testing.T) {
 func TestTheSDKReadsACompletionAndTheModelList(t *testing.T) {
 	srv := modeltest.NewServer(t, twoCalls)
 	srv.SetModels("granite4.1:8b", "qwen3:8b")
-	client := openai.NewClient(option.WithBaseURL(srv.URL()), option.WithAPIKey("k"), option.WithMaxRetries(0))
-	done, err := client.Chat.Completions.New(t.Context(), openai.ChatCompletionNewParams{
-		Model: "granite4.1:8b", Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")}})
+	client := sdkClient(srv)
+	done, err := client.CreateChatCompletion(t.Context(), openai.ChatCompletionRequest{
+		Model:    "granite4.1:8b",
+		Messages: []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: "hi"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	msg := done.Choices[0].Message
 	if msg.Content != "Let me look." || len(msg.ToolCalls) != 2 || msg.ToolCalls[1].Function.Arguments != `{"path":"go.mod"}` {
-		t.Errorf("completion = %s", done.RawJSON())
+		t.Errorf("completion = %+v", done)
 	}
-	page, err := client.Models.List(t.Context())
+	list, err := client.ListModels(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(page.Data) != 2 || page.Data[1].ID != "qwen3:8b" {
-		t.Errorf("models = %s", page.RawJSON())
+	if len(list.Models) != 2 || list.Models[1].ID != "qwen3:8b" {
+		t.Errorf("models = %+v", list.Models)
 	}
 }
 

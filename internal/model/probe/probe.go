@@ -1,7 +1,7 @@
 // Package probe checks a model server without the model client: that it
 // answers at model.baseURL, lists the model, and whether it is Ollama.
 // It is plain net/http, so `wisp doctor` (which the lean wisp runs
-// without the OpenAI SDK) can ask, and it words a missing model the way
+// without the model client) can ask, and it words a missing model the way
 // the client does: what the server has, and `ollama pull` only for
 // Ollama. It imports only config.
 package probe
