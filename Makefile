@@ -34,8 +34,8 @@ HOST_GOOS  := $(shell $(GO) env GOOS)
 # (mcp's wisp-agent, the lean wisp, wisp-sandbox), which inherit both. The
 # build cache keys a compile by its flags, and with three sets (cgo on for
 # vet and the tests, cgo off for the tests' builds, -trimpath for the
-# binaries) make check compiled wisp-agent's dependencies three times cold,
-# openai-go alone two CPU minutes each. It also tests what ships. The Mac
+# binaries) make check compiled wisp-agent's dependencies three times cold.
+# It also tests what ships. The Mac
 # keeps cgo: its tests include the notifier's cgo.
 export GOFLAGS := $(strip $(filter-out -trimpath,$(shell $(GO) env GOFLAGS)) -trimpath)
 ifeq ($(HOST_GOOS),linux)
@@ -137,10 +137,9 @@ define timed
 @start=$$(date +%s); $(1) && echo "== make $@ took $$(( $$(date +%s) - start )) s"
 endef
 
-# Everything a change must pass. The static checks run two at a time: each
-# go command spends a long stretch on one core compiling one big package
-# (openai-go) for its platform, and two such stretches overlap well on two
-# cores. Their lines are passed on as they come (--output-sync=line), not
+# Everything a change must pass. The static checks run two at a time, each
+# of them mostly one go command type-checking or compiling package after
+# package, so two keep both cores busy. Their lines are passed on as they come (--output-sync=line), not
 # held until a step ends, which kept the log silent for many minutes cold.
 # The tests run alone, so nothing else competes with their processes.
 check: fmt-check
