@@ -178,7 +178,7 @@ func (e *events) next() ([]byte, bool) {
 
 func (e *events) err() error { return e.scan.Err() }
 
-// read decodes one event: done at "[DONE]", a *streamError for an error
+// readEvent decodes one event: done at "[DONE]", a *streamError for an error
 // event.
 func readEvent(data []byte) (c chunk, done bool, err error) {
 	if bytes.HasPrefix(data, []byte("[DONE]")) {
