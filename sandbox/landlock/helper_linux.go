@@ -30,6 +30,9 @@ func HelperMain(args []string) int {
 	// Never unlocked: the namespace, the capabilities, no_new_privs and the
 	// Landlock domain all belong to this thread, which is the one that execs.
 	runtime.LockOSThread()
+	if err := onFirstThread(); err != nil {
+		return sandbox.HelperFailed(err)
+	}
 	if h.probe {
 		return probeNamespace(h)
 	}
@@ -38,6 +41,21 @@ func HelperMain(args []string) int {
 		return sandbox.HelperFailed(err)
 	}
 	return code
+}
+
+// onFirstThread checks that the helper runs on the process's first thread
+// (the package's init locked main to it), whose pid is the process's: a
+// command signals its helper by that pid, and the kernel checks the signal
+// against that thread's Landlock domain. Each thread is confined in a domain
+// of its own, so a helper on any other thread would fork its commands into
+// a domain from which no signal reaches it, and whether a command can stop
+// its helper would depend on which thread Go's scheduler had picked.
+func onFirstThread() error {
+	if tid, pid := unix.Gettid(), os.Getpid(); tid != pid {
+		return fmt.Errorf("the helper runs on thread %d, not its process's first thread %d: "+
+			"call sandbox.MaybeHelperMain from main, or TestMain, before anything else", tid, pid)
+	}
+	return nil
 }
 
 // confineAndExec sets up the namespace the protected paths need, applies
