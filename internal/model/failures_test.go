@@ -205,6 +205,32 @@ func TestStreamGivesUpOnASilentServer(t *testing.T) {
 	}
 }
 
+// A server that sends an error's status and then stalls in its body is
+// timed as any silence after the headers: wisp does not wait on it for ever.
+func TestStreamGivesUpOnAStalledErrorBody(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusInternalServerError)
+		io.WriteString(w, `{"error":{"message":"out of`)
+		w.(http.Flusher).Flush()
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := newClient(t, srv.URL+"/v1", model.WithIdleTimeout(50*time.Millisecond), model.WithMaxRetries(0))
+	r := returnsSoon(t, func() result {
+		msg, err := c.Stream(t.Context(), ask("hi"), nil, nil)
+		return result{msg, err}
+	})
+	if !errors.Is(r.err, model.ErrStalled) || !strings.Contains(r.err.Error(), "sent nothing for 50ms") {
+		t.Errorf("err = %v, want ErrStalled", r.err)
+	}
+}
+
 // A server (or a proxy in front of it) that ends the stream cleanly but
 // before the finish chunk still leaves the answer incomplete.
 func TestStreamSaysWhenTheStreamEndsWithoutAFinish(t *testing.T) {

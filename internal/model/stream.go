@@ -59,17 +59,17 @@ func (c *Client) streamOnce(ctx context.Context, start time.Time, body chatReque
 	defer stopWaiting()
 
 	res, err := c.post(reqCtx, "/chat/completions", body)
-	// The server answered: from here on, silences are timed by idle.
+	// The server answered: from here on, silences are timed by idle,
+	// an error's body as much as the answer.
 	stopWaiting()
 	headers.Store(true)
 	watchdog.Reset(c.idle)
+	if err == nil && res.StatusCode >= 400 {
+		err = c.statusError(res)
+	}
 	if err != nil {
 		watchdog.Stop()
 		return Result{}, false, c.classify(ctx, reqCtx, err, false)
-	}
-	if res.StatusCode >= 400 {
-		watchdog.Stop()
-		return Result{}, false, c.classify(ctx, reqCtx, c.statusError(res), false)
 	}
 	defer res.Body.Close()
 	var done doneWatch
