@@ -59,9 +59,16 @@ func RegisterHelper(main func(args []string) int) { helperMain = main }
 // little but the front and sandbox/landlock, is the helper whose start
 // costs least.
 func MaybeHelperMain() {
-	if len(os.Args) > 1 && os.Args[1] == HelperCommand {
+	if StartedAsHelper() {
 		os.Exit(HelperMain(os.Args[2:]))
 	}
+}
+
+// StartedAsHelper reports whether this process was started as the helper
+// (`wisp __sandbox-exec …`), for a backend's init that must prepare the
+// helper before main runs.
+func StartedAsHelper() bool {
+	return len(os.Args) > 1 && os.Args[1] == HelperCommand
 }
 
 // HelperMain runs the registered helper with args, or refuses where no

@@ -11,9 +11,7 @@ import (
 
 // TestMain lets the test binary stand in for wisp's sandbox helper.
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperCommand {
-		os.Exit(sandbox.HelperMain(os.Args[2:]))
-	}
+	sandbox.MaybeHelperMain()
 	if v := os.Getenv(childEnv); v != "" {
 		os.Exit(childWisp(v == "true"))
 	}

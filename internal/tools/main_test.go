@@ -10,8 +10,6 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperCommand {
-		os.Exit(sandbox.HelperMain(os.Args[2:]))
-	}
+	sandbox.MaybeHelperMain()
 	os.Exit(m.Run())
 }

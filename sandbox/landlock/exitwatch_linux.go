@@ -45,21 +45,21 @@ func watchPidfd(pidfd *os.File) *exitWatch {
 		return w
 	}
 	go func() {
-		// Read waits for the pidfd to turn readable until ended says it
-		// is; Close ends the wait with an error instead.
-		if rc.Read(ended) == nil {
+		// Read waits for the pidfd to turn readable until hasEnded says
+		// it is; Close ends the wait with an error instead.
+		if rc.Read(hasEnded) == nil {
 			close(w.ended)
 		}
 	}()
 	return w
 }
 
-// ended asks the kernel whether the process pidfd refers to has ended (its
+// hasEnded asks the kernel whether the process pidfd refers to has ended (its
 // pidfd is readable). It must ask, not assume: Read forgets a readiness
 // the poller saw before Read began, and a pidfd that was readable when it
 // was registered (the command ended before wisp heard it had started)
 // never turns readable again, so a wait for the next edge would never end.
-func ended(pidfd uintptr) bool {
+func hasEnded(pidfd uintptr) bool {
 	fds := []unix.PollFd{{Fd: int32(pidfd), Events: unix.POLLIN}}
 	n, err := unix.Poll(fds, 0)
 	return err == nil && n > 0 && fds[0].Revents&(unix.POLLIN|unix.POLLHUP) != 0

@@ -1,7 +1,6 @@
 package landlock
 
 import (
-	"os"
 	"runtime"
 
 	"github.com/wisp-sh/wisp/sandbox"
@@ -10,7 +9,7 @@ import (
 func init() {
 	sandbox.Register(Detect)
 	sandbox.RegisterHelper(HelperMain)
-	if len(os.Args) > 1 && os.Args[1] == sandbox.HelperCommand {
+	if sandbox.StartedAsHelper() {
 		// Init runs on the process's first thread, and a lock taken here
 		// makes main run on it too: the helper confines that thread, the
 		// one a command's kill $PPID reaches. Taken later, in main, the
