@@ -139,8 +139,9 @@ endef
 
 # Everything a change must pass. The static checks run two at a time, each
 # of them mostly one go command type-checking or compiling package after
-# package, so two keep both cores busy. Their lines are passed on as they come (--output-sync=line), not
-# held until a step ends, which kept the log silent for many minutes cold.
+# package, so two keep both cores busy. Their lines are passed on as they
+# come (--output-sync=line), not held until a step ends, which kept the log
+# silent for many minutes cold.
 # The tests run alone, so nothing else competes with their processes.
 check: fmt-check
 	@start=$$(date +%s); \
